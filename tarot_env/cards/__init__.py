@@ -1,0 +1,6 @@
+"""Card decks as data and the card notation of interface.md §2."""
+
+from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT, Deck
+from tarot_env.cards.french import FRENCH_DECK, card, card_name
+
+__all__ = ["Deck", "FRENCH_DECK", "TRUMP_SUIT", "EXCUSE_SUIT", "card", "card_name"]

@@ -1,0 +1,245 @@
+"""A thin PettingZoo AEC environment over a batch-first game at batch size 1.
+
+The env holds one state row, asks the game for masks and transitions, and asks the encoder
+for observations. It contains no rule. Subclasses name the game, its config class, its
+encoder and how to render and record a deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+REWARD_MODES = ("score", "normalised", "win_loss")
+_ROW = np.zeros(1, dtype=np.int64)
+
+
+class TarotAECEnv(AECEnv):
+    """Common AEC machinery: spaces, reset/step/observe, rewards, records.
+
+    Subclasses set ``metadata`` and implement ``_make_game(config)``, ``_start(deal, rng)``,
+    ``_deal_record()``, ``_trick_points()`` and ``render_text()``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    #: env-level options (not rules) and their defaults
+    ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "reward": "score", "shaping": False, "oracle": False}
+
+    def __init__(self, config: Any, render_mode: str | None = None, reward: str = "score", shaping: bool = False, oracle: bool = False) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of {self.metadata['render_modes']} or None")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward={reward!r} is not a reward mode; choose one of {', '.join(map(repr, REWARD_MODES))}")
+        for name, value in (("shaping", shaping), ("oracle", oracle)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} must be True or False, got {value!r}")
+        self.config = config
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self.shaping = shaping
+        self.oracle = oracle
+        self.game = self._make_game(config)
+        self.encoder = self._make_encoder(self.game)
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = self.possible_agents[:]
+        self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = {
+            "observation": spaces.Box(0, 1, (self.encoder.size,), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
+        }
+        if oracle:
+            obs_space["oracle"] = spaces.Box(0, 1, (self.encoder.oracle_size,), dtype=np.int8)
+        self.observation_spaces = {a: spaces.Dict(obs_space) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
+        self._rng: np.random.Generator | None = None
+        self.state = self.game.new_state(1)
+        self._actions: list[int] = []
+        self._last_record: dict[str, Any] | None = None
+        self._deal: dict[str, Any] | None = None
+        self._cache: dict[int, dict[str, np.ndarray]] = {}
+        self._mask: np.ndarray | None = None
+        self._shaped = np.zeros(n)
+
+    # ------------------------------------------------------------------ hooks
+    def _make_game(self, config: Any) -> Any:
+        raise NotImplementedError
+
+    def _make_encoder(self, game: Any) -> Any:
+        raise NotImplementedError
+
+    def _start(self, deal: Any, rng: np.random.Generator) -> None:
+        """Start a deal in ``self.state`` (random when ``deal`` is None)."""
+        raise NotImplementedError
+
+    def _deal_record(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _trick_points(self) -> np.ndarray | None:
+        """Per-seat shaping points of the trick just completed by the last step, or None."""
+        raise NotImplementedError
+
+    def render_text(self) -> str:
+        raise NotImplementedError
+
+    def reward_scale(self) -> float:
+        """What one point of score is worth under the reward mode (see docs)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ AEC API
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        options = dict(options or {})
+        unknown = set(options) - {"deal"}
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; the only reset option is 'deal' (a fixed deal, interface.md §4)")
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        elif self._rng is None:
+            self._rng = np.random.default_rng()
+        self._start(options.get("deal"), self._rng)
+        self._deal = self._deal_record()
+        self._actions = []
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._shaped[:] = 0.0
+        self._changed()
+        if self.game_over:
+            self._finish()
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = self.possible_agents[int(self.state.current[0])]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self._deal is None:
+            raise RuntimeError("call reset() before observe(): no deal has been dealt yet")
+        seat = self._agent_index[agent]
+        obs = self._cache.get(seat)
+        if obs is None:
+            viewer = np.array([seat])
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+            if not self.game_over and seat == int(self.state.current[0]):
+                mask[:] = self.legal_mask()
+            obs = {"observation": self.encoder.encode(self.state, _ROW, viewer)[0], "action_mask": mask}
+            if self.oracle:
+                obs["oracle"] = self.encoder.encode_oracle(self.state, _ROW, viewer)[0]
+            self._cache[seat] = obs
+        return obs
+
+    def step(self, action: Any) -> None:
+        if self._deal is None:
+            raise RuntimeError("call reset() before step(): no deal has been dealt yet")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = self._parse_action(action)
+        self.game.step(self.state, np.array([action]), _ROW, check=True)  # raises before any change
+        self._actions.append(action)
+        self._changed()
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if self.shaping:
+            points = self._trick_points()
+            if points is not None:
+                shaped = points * self.reward_scale()
+                self._shaped += shaped
+                for i, a in enumerate(self.possible_agents):
+                    self.rewards[a] = float(shaped[i])
+        if self.game_over:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[int(self.state.current[0])]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def game_over(self) -> bool:
+        return bool(self.state.phase[0] == self.game_done_phase)
+
+    def legal_mask(self) -> np.ndarray:
+        """Legal actions of the player to act (bool, cached until the next action)."""
+        if self._mask is None:
+            self._mask = self.game.legal_action_mask(self.state, _ROW)[0]
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        return [int(a) for a in np.flatnonzero(self.legal_mask())]
+
+    def _changed(self) -> None:
+        self._cache.clear()
+        self._mask = None
+
+    def _parse_action(self, action: Any) -> int:
+        if isinstance(action, str):
+            return self.string_to_action(action)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+                return int(action)
+            raise TypeError(
+                f"action {action!r} ({type(action).__name__}) is not an action id: give an int in "
+                f"0..{self.game.num_actions - 1} or an action string (see action_to_string)"
+            )
+        return int(action)
+
+    def final_rewards(self) -> np.ndarray:
+        """The terminal reward of each seat under the reward mode (before shaping)."""
+        scores = self.state.scores[0].astype(float)
+        if self.reward_mode == "win_loss":
+            return np.sign(scores)
+        return scores * self.reward_scale()
+
+    def _finish(self) -> None:
+        final = self.final_rewards() - self._shaped
+        scores = [int(x) for x in self.state.scores[0]]
+        for i, a in enumerate(self.possible_agents):
+            # this step's shaping (already in self._shaped) plus what makes the deal's sum exact
+            self.rewards[a] = self.rewards[a] + float(final[i])
+            self.terminations[a] = True
+            self.infos[a] = {"scores": scores, **self.result_info()}
+        self._last_record = {
+            "env": self.metadata["name"],
+            "config": self.config.to_dict(),
+            "deal": self._deal,
+            "actions": [self.action_to_string(a) for a in self._actions],
+            "scores": scores,
+        }
+        self.agent_selection = self.possible_agents[int(self.state.current[0])]
+
+    def result_info(self) -> dict[str, Any]:
+        return {}
+
+    def record(self) -> dict[str, Any]:
+        """The JSON-ready record of the last finished deal (interface.md §5)."""
+        if self._last_record is None:
+            raise RuntimeError("no deal has finished yet: record() describes the last finished deal")
+        return self._last_record
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            raise ValueError("render() needs a render_mode: make the env with render_mode='ansi' or 'human'")
+        text = self.render_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,189 @@
+"""French Tarot (FFT rules) for 3, 4 and 5 players as a PettingZoo AEC environment.
+
+See :mod:`tarot_env.french_tarot_v0` for the user-facing documentation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tarot_env.cards.french import FRENCH_DECK, IS_TRUMP, TOTAL_HALF_POINTS
+from tarot_env.encoding.french import FrenchTarotEncoder
+from tarot_env.envs.base import TarotAECEnv
+from tarot_env.rules.french import actions as A
+from tarot_env.rules.french.config import FrenchTarotConfig
+from tarot_env.rules.french.deal import format_deal, parse_deal
+from tarot_env.rules.french.game import FrenchTarotGame
+from tarot_env.rules.french.state import Chelem, Phase, Result
+
+_VALUE = FRENCH_DECK.value.astype(np.int64)
+_RULE_OPTIONS = tuple(FrenchTarotConfig.option_names())
+_SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
+
+
+class FrenchTarotEnv(TarotAECEnv):
+    metadata = {"render_modes": ["ansi", "human"], "name": "french_tarot_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        render_mode: str | None = None,
+        reward: str = "score",
+        shaping: bool = False,
+        oracle: bool = False,
+        dealer: int | None = None,
+        **rules: Any,
+    ) -> None:
+        unknown = set(rules) - set(_RULE_OPTIONS)
+        if unknown:
+            allowed = ["num_players", "render_mode", "reward", "shaping", "oracle", "dealer", *_RULE_OPTIONS[1:]]
+            raise TypeError(f"unknown french_tarot_v0 option(s) {sorted(unknown)}; the options are: {', '.join(allowed)}")
+        config = FrenchTarotConfig(num_players=num_players, **rules)
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < num_players):
+            raise ValueError(f"dealer={dealer!r} must be None (random) or a seat 0..{num_players - 1}")
+        self.dealer = dealer
+        self._tricks_seen = 0
+        super().__init__(config, render_mode=render_mode, reward=reward, shaping=shaping, oracle=oracle)
+
+    # ------------------------------------------------------------------ hooks
+    def _make_game(self, config: FrenchTarotConfig) -> FrenchTarotGame:
+        self.game_done_phase = Phase.DONE
+        return FrenchTarotGame(config)
+
+    def _make_encoder(self, game: FrenchTarotGame) -> FrenchTarotEncoder:
+        return FrenchTarotEncoder(game)
+
+    def _start(self, deal: Any, rng: np.random.Generator) -> None:
+        rows = np.zeros(1, dtype=np.int64)
+        if deal is None:
+            dealer = int(rng.integers(self.game.num_players)) if self.dealer is None else self.dealer
+            self.game.shuffle_and_deal(self.state, rows, np.array([dealer]), rng)
+        else:
+            dealer, hands, chien = parse_deal(self.config, deal)
+            self.game.start_deal(self.state, rows, np.array([dealer]), hands[None], chien[None])
+        self._tricks_seen = 0
+
+    def _deal_record(self) -> dict[str, Any]:
+        s = self.state
+        hands = s.hands[0].copy()
+        return format_deal(int(s.dealer[0]), hands, s.chien[0])
+
+    def _trick_points(self) -> np.ndarray | None:
+        s = self.state
+        t = int(s.trick_no[0])
+        if t == self._tricks_seen:
+            return None
+        self._tricks_seen = t
+        points = float(_VALUE[s.trick_of[0] == t - 1].sum()) / 2
+        winner = int(s.winners[0, t - 1])
+        attack = self.game.is_attack(s, np.zeros(1, dtype=np.int64), np.arange(self.game.num_players)[None, :])[0]
+        share = self._shares(attack)
+        won = attack == attack[winner]
+        return np.where(won, 1.0, -1.0) * share * points
+
+    def _shares(self, attack: np.ndarray) -> np.ndarray:
+        """Each seat's weight in the scores: defenders 1, the attack as §9.2 shares it."""
+        n = self.game.num_players
+        share = np.ones(n)
+        taker = int(self.state.taker[0])
+        n_attack = int(attack.sum())
+        share[taker] = n - n_attack if n_attack == 1 else 2.0
+        return share
+
+    def reward_scale(self) -> float:
+        n = self.game.num_players
+        if self.reward_mode == "normalised":
+            return 1.0 / (100.0 * (n - 1))
+        if self.reward_mode == "win_loss":
+            return 1.0 / (TOTAL_HALF_POINTS / 2 * (n - 1))
+        return 1.0
+
+    def result_info(self) -> dict[str, Any]:
+        s = self.state
+        result = Result(int(s.result[0]))
+        info: dict[str, Any] = {"result": result.name.lower()}
+        if result == Result.PLAYED:
+            info.update(
+                taker=int(s.taker[0]),
+                partner=int(s.partner[0]),
+                contract=A.CONTRACTS[int(s.contract[0]) - 1],
+                attack_points=float(s.attack_points[0]) / 2,
+                attack_bouts=int(s.attack_bouts[0]),
+                made=bool(s.made[0]),
+                petit_au_bout=int(s.petit_au_bout[0]),
+                chelem=Chelem(int(s.chelem_result[0])).name.lower(),
+                unit=int(s.unit[0]),
+            )
+        return info
+
+    # ------------------------------------------------------------------ actions
+    @staticmethod
+    def action_to_string(action: int) -> str:
+        """Canonical string of an action id (interface.md §3)."""
+        return A.action_to_string(action)
+
+    @staticmethod
+    def string_to_action(text: str) -> int:
+        """Action id of a canonical string (case-insensitive)."""
+        return A.string_to_action(text)
+
+    # ------------------------------------------------------------------ render
+    def render_text(self) -> str:
+        s, n = self.state, self.game.num_players
+        names = FRENCH_DECK.names
+        phase = Phase(int(s.phase[0]))
+        taker = int(s.taker[0])
+        lines = [f"French Tarot, {n} players — dealer player_{int(s.dealer[0])} — phase {phase.name.lower()}"]
+        if taker >= 0 and phase != Phase.BID:
+            contract = A.CONTRACTS[int(s.contract[0]) - 1]
+            extra = ""
+            if int(s.called[0]) >= 0:
+                extra = f", called {names[int(s.called[0])]}"
+            if s.chelem[0]:
+                extra += ", chelem announced"
+            lines.append(f"taker player_{taker}: {contract}{extra}")
+        bids = ["-" if b < 0 else ("pass" if b == 0 else A.CONTRACTS[b - 1]) for b in s.bids[0]]
+        width = max(len(a) for a in self.possible_agents)
+        for seat in range(n):
+            marker = ">" if (phase != Phase.DONE and seat == int(s.current[0])) else " "
+            hand = self._format_hand(s.hands[0, seat])
+            poignee = int(s.poignee[0, seat])
+            tag = f" [poignée {A.POIGNEE_NAMES[poignee - 1]}]" if poignee else ""
+            lines.append(f"{marker} {self.possible_agents[seat]:<{width}} bid {bids[seat]:<12} {hand}{tag}")
+        if s.chien_seen[0]:
+            lines.append(f"  chien: {' '.join(names[c] for c in np.flatnonzero(s.chien[0]))}")
+        if s.ecart[0].any():
+            lines.append(f"  écart: {' '.join(names[c] for c in np.flatnonzero(s.ecart[0]))}")
+        t = int(s.trick_no[0])
+        if phase in (Phase.PLAY, Phase.POIGNEE, Phase.SHOW) or t:
+            order = [(int(s.leader[0]) + k) % n for k in range(n)]
+            cards = [f"player_{p}: {names[int(s.trick[0, p])]}" for p in order if s.trick[0, p] >= 0]
+            lines.append(f"  trick {t + 1 if phase != Phase.DONE else t}/{self.game.num_tricks}: " + (", ".join(cards) or "(no card yet)"))
+            if t:
+                lines.append(f"  last trick won by player_{int(s.winners[0, t - 1])}")
+        if phase == Phase.DONE:
+            info = self.result_info()
+            if info["result"] == "played":
+                lines.append(
+                    f"  attack {info['attack_points']:g} points with {info['attack_bouts']} bouts: contract "
+                    f"{'made' if info['made'] else 'lost'}; unit S = {info['unit']}"
+                )
+            else:
+                lines.append(f"  deal {info['result'].replace('_', ' ')}: no score")
+            lines.append("  scores: " + ", ".join(f"player_{i} {int(v):+d}" for i, v in enumerate(s.scores[0])))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _format_hand(mask: np.ndarray) -> str:
+        names = FRENCH_DECK.names
+        groups = []
+        for suit in range(4):
+            cards = [c for c in np.flatnonzero(mask) if FRENCH_DECK.suit[c] == suit]
+            if cards:
+                groups.append(_SUIT_SYMBOLS[suit] + " " + " ".join(names[c] for c in sorted(cards, key=FRENCH_DECK.sort_key)))
+        trumps = [c for c in np.flatnonzero(mask & IS_TRUMP)][::-1]
+        if trumps or mask[FRENCH_DECK.excuse]:
+            groups.append("atouts " + " ".join([names[c] for c in trumps] + (["EX"] if mask[FRENCH_DECK.excuse] else [])))
+        return " | ".join(groups) if groups else "(empty)"

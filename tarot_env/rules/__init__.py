@@ -1,0 +1,1 @@
+"""The rules layer: game state machines and scoring, with no knowledge of environments."""

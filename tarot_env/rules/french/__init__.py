@@ -1,0 +1,7 @@
+"""French Tarot under the FFT rules (rules/french_tarot.md), batch-first."""
+
+from tarot_env.rules.french.config import FrenchTarotConfig
+from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError
+from tarot_env.rules.french.state import Chelem, FrenchTarotState, Phase, Result
+
+__all__ = ["FrenchTarotConfig", "FrenchTarotGame", "FrenchTarotState", "IllegalActionError", "Phase", "Result", "Chelem"]

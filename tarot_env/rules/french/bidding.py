@@ -1,0 +1,37 @@
+"""Bidding (rules/french_tarot.md §3).
+
+The dealer's right-hand neighbour (``dealer + 1``) speaks first; each player speaks exactly
+once, passing or bidding a contract strictly higher than the highest so far. The highest
+bidder becomes the taker; if everybody passes the deal is thrown in.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from tarot_env.rules.french.game import FrenchTarotGame
+    from tarot_env.rules.french.state import FrenchTarotState
+
+_CONTRACT_CODES = np.arange(1, 5)
+
+
+def bid_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+    """(R, 5) bool over ``pass, petite, garde, garde_sans, garde_contre``."""
+    mask = np.ones((len(rows), 5), dtype=bool)
+    mask[:, 1:] = _CONTRACT_CODES[None, :] > s.contract[rows, None]
+    return mask
+
+
+def apply_bid(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, bid: np.ndarray) -> np.ndarray:
+    """Record each row's bid (0 = pass); returns the rows whose bidding is over."""
+    seat = s.current[rows]
+    s.bids[rows, seat] = bid
+    higher = bid > 0  # legal bids are strictly higher than the contract so far
+    s.contract[rows] = np.where(higher, bid, s.contract[rows])
+    s.taker[rows] = np.where(higher, seat, s.taker[rows])
+    s.n_spoken[rows] += 1
+    s.current[rows] = (seat + 1) % g.num_players
+    return rows[s.n_spoken[rows] == g.num_players]

@@ -1,0 +1,287 @@
+"""French Tarot as a batch-first game: ``deal``, ``legal_action_mask``, ``step`` over arrays.
+
+The order of a deal (rules/french_tarot.md §14):
+
+    deal -> [petit sec: annulled] -> BID (each player once) -> [all pass: thrown in]
+         -> CALL (5 players) -> [CHELEM if announced before the écart]
+         -> chien: ECART (petite, garde) | unseen (garde sans, garde contre)
+         -> [CHELEM if announced after the écart] -> PLAY, with POIGNEE (and SHOW) at each
+            player's first card -> scoring
+
+Each phase's legality and effect live in their own module (``bidding``, ``call``, ``ecart``,
+``announcements``, ``play``, ``scoring``); this module only routes actions to them and moves
+deals from one phase to the next. Rows of one batch may be in different phases: each phase's
+rows are selected and updated together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from tarot_env.cards.french import EXCUSE, FRENCH_DECK, IS_TRUMP, NUM_CARDS
+from tarot_env.rules.french import actions as A
+from tarot_env.rules.french import announcements, bidding, call, ecart, play, scoring
+from tarot_env.rules.french.config import FrenchTarotConfig
+from tarot_env.rules.french.deal import deal_packs, petit_sec
+from tarot_env.rules.french.state import FrenchTarotState, Phase, Result
+from tarot_env.rules.tricks import TrickTables
+
+# Where each phase's actions start in the action space, and how many there are.
+_SPAN = {
+    Phase.BID: (A.BID, 5),
+    Phase.CALL: (A.CALL, A.CHELEM - A.CALL),
+    Phase.ECART: (A.DISCARD, NUM_CARDS),
+    Phase.CHELEM: (A.CHELEM, 2),
+    Phase.POIGNEE: (A.POIGNEE, 4),
+    Phase.SHOW: (A.SHOW, len(A.SHOW_CARDS)),
+    Phase.PLAY: (A.PLAY, NUM_CARDS),
+}
+_NUM_PHASES = len(Phase)
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in the current state (the state is unchanged)."""
+
+
+class FrenchTarotGame:
+    """The rules of French Tarot for one configuration, applied to a batch of deals."""
+
+    def __init__(self, config: FrenchTarotConfig | None = None) -> None:
+        self.config = config or FrenchTarotConfig()
+        self.num_players = self.config.num_players
+        self.num_tricks = self.config.num_tricks
+        self.num_actions = A.NUM_ACTIONS
+        self.poignee_sizes = np.array(self.config.poignee_sizes, dtype=np.int64)
+        self.tricks = TrickTables.for_deck(FRENCH_DECK, must_overtrump=True)
+        self._mask_fns: dict[int, Callable] = {
+            Phase.BID: bidding.bid_mask,
+            Phase.CALL: call.call_mask,
+            Phase.ECART: ecart.ecart_mask,
+            Phase.CHELEM: lambda g, s, rows: np.ones((len(rows), 2), dtype=bool),
+            Phase.POIGNEE: announcements.poignee_mask,
+            Phase.SHOW: lambda g, s, rows: announcements.show_mask(g, s, rows)[:, A.SHOW_CARDS],
+            Phase.PLAY: play.play_mask,
+        }
+        self._apply_fns: dict[int, Callable] = {
+            Phase.BID: self._bid,
+            Phase.CALL: self._call,
+            Phase.ECART: self._discard,
+            Phase.CHELEM: self._chelem,
+            Phase.POIGNEE: self._poignee,
+            Phase.SHOW: self._show,
+            Phase.PLAY: self._play,
+        }
+
+    # ------------------------------------------------------------------ teams
+    def is_attack(self, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Whether ``seats`` (broadcast against ``rows``) are the taker or his partner."""
+        return (seats == s.taker[rows]) | ((seats == s.partner[rows]) & (seats >= 0))
+
+    def defence_seat(self, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+        """The defender who keeps the defence's cards: the one opposite the taker (§4), or
+        the next defender after that seat when it is the 5-player partner."""
+        seat = (s.taker[rows] + self.num_players // 2) % self.num_players
+        return np.where(seat == s.partner[rows], (seat + 1) % self.num_players, seat)
+
+    # ------------------------------------------------------------------ deal
+    def new_state(self, batch: int) -> FrenchTarotState:
+        return FrenchTarotState.empty(batch, self.num_players, self.num_tricks)
+
+    def shuffle_and_deal(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator) -> None:
+        """Random deals for ``rows``: uniform shuffles dealt by the pattern of §2."""
+        packs = rng.permuted(np.tile(np.arange(NUM_CARDS), (len(rows), 1)), axis=1)
+        hands, chien = deal_packs(self.config, dealers, packs)
+        self.start_deal(s, rows, dealers, hands, chien)
+        if self.config.petit_sec == "redeal":
+            again = rows[s.result[rows] == Result.PETIT_SEC]
+            if len(again):
+                self.shuffle_and_deal(s, again, (s.dealer[again] + 1) % self.num_players, rng)
+
+    def start_deal(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, hands: np.ndarray, chien: np.ndarray) -> None:
+        """Start deals from given hands ``(R, N, 78)`` and chien ``(R, 78)``."""
+        s.reset_rows(rows, self.new_state(len(rows)))
+        s.dealer[rows] = dealers
+        s.hands[rows] = hands
+        s.chien[rows] = chien
+        s.phase[rows] = Phase.BID
+        s.current[rows] = (dealers + 1) % self.num_players
+        annulled = petit_sec(hands).any(axis=1)
+        if annulled.any():
+            self._throw_in(s, rows[annulled], Result.PETIT_SEC)
+
+    # ------------------------------------------------------------------ masks
+    def legal_action_mask(self, s: FrenchTarotState, rows: np.ndarray | None = None) -> np.ndarray:
+        """(R, A) bool: the legal actions of the player to act in each row (none when done)."""
+        rows = np.arange(s.batch_size) if rows is None else np.asarray(rows)
+        mask = np.zeros((len(rows), self.num_actions), dtype=bool)
+        for phase, idx in self._by_phase(s.phase[rows]):
+            start, length = _SPAN[phase]
+            mask[idx, start : start + length] = self._mask_fns[phase](self, s, rows[idx])
+        return mask
+
+    # ------------------------------------------------------------------ step
+    def step(self, s: FrenchTarotState, actions: np.ndarray, rows: np.ndarray | None = None, check: bool = True) -> None:
+        """Apply one action in each of ``rows`` (default: every unfinished deal).
+
+        With ``check`` every action is first tested against the legal mask; an illegal one
+        raises :class:`IllegalActionError` before anything changes.
+        """
+        if rows is None:
+            rows = np.flatnonzero(s.phase != Phase.DONE)
+        rows = np.asarray(rows, dtype=np.int64)
+        actions = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if len(actions) != len(rows):
+            raise ValueError(f"got {len(actions)} actions for {len(rows)} deals to play")
+        if check:
+            self.check_actions(s, rows, actions)
+        for phase, idx in self._by_phase(s.phase[rows]):
+            start, _ = _SPAN[phase]
+            self._apply_fns[phase](s, rows[idx], actions[idx] - start)
+
+    def check_actions(self, s: FrenchTarotState, rows: np.ndarray, actions: np.ndarray) -> None:
+        bad = (actions < 0) | (actions >= self.num_actions)
+        if bad.any():
+            a = actions[bad][0]
+            raise IllegalActionError(f"action {a} is out of range: French Tarot actions are 0..{self.num_actions - 1}")
+        done = s.phase[rows] == Phase.DONE
+        if done.any():
+            raise IllegalActionError("the deal is over: no action is allowed until the next deal starts")
+        mask = self.legal_action_mask(s, rows)
+        ok = mask[np.arange(len(rows)), actions]
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            legal = [A.ACTION_STRINGS[a] for a in np.flatnonzero(mask[i])]
+            phase = Phase(int(s.phase[rows[i]])).name.lower()
+            raise IllegalActionError(
+                f"{A.ACTION_STRINGS[actions[i]]!r} (action {actions[i]}) is not legal for seat "
+                f"{int(s.current[rows[i]])} in the {phase} phase{self._why(s, int(rows[i]), int(actions[i]))}; "
+                f"legal actions: {', '.join(legal)}"
+            )
+
+    def _why(self, s: FrenchTarotState, row: int, action: int) -> str:
+        """A short reason for a refused action (for error messages)."""
+        phase, seat = int(s.phase[row]), int(s.current[row])
+        start, length = _SPAN.get(phase, (0, 0))
+        if not start <= action < start + length:
+            return ": that is not this phase's kind of action"
+        if phase in (Phase.PLAY, Phase.ECART):
+            holder = seat if phase == Phase.PLAY else int(s.taker[row])
+            card = action - start
+            if not s.hands[row, holder, card]:
+                return f": {FRENCH_DECK.format(card)} is not in the hand"
+            if phase == Phase.PLAY:
+                return ": the rules of §6.2 require following suit, trumping or overtrumping (or §10's opening lead)"
+            return ": kings and bouts may never be discarded, trumps only when forced (§4)"
+        if phase == Phase.BID:
+            return ": a bid must be higher than the highest bid so far"
+        return ""
+
+    # ------------------------------------------------------------------ phase flow
+    def _bid(self, s: FrenchTarotState, rows: np.ndarray, choice: np.ndarray) -> None:
+        ended = bidding.apply_bid(self, s, rows, choice)
+        if not len(ended):
+            return
+        nobody = s.contract[ended] == 0
+        self._throw_in(s, ended[nobody], Result.ALL_PASSED)
+        taken = ended[~nobody]
+        s.current[taken] = s.taker[taken]
+        if self.num_players == 5:
+            s.phase[taken] = Phase.CALL
+        else:
+            self._after_call(s, taken)
+
+    def _call(self, s: FrenchTarotState, rows: np.ndarray, slot: np.ndarray) -> None:
+        call.apply_call(self, s, rows, slot)
+        self._after_call(s, rows)
+
+    def _after_call(self, s: FrenchTarotState, rows: np.ndarray) -> None:
+        if self.config.chelem_announcement == "before_ecart":
+            s.phase[rows] = Phase.CHELEM
+        else:
+            self._to_chien(s, rows)
+
+    def _chelem(self, s: FrenchTarotState, rows: np.ndarray, choice: np.ndarray) -> None:
+        s.chelem[rows] = choice == 0
+        if self.config.chelem_announcement == "before_ecart":
+            self._to_chien(s, rows)
+        else:
+            self._start_play(s, rows)
+
+    def _to_chien(self, s: FrenchTarotState, rows: np.ndarray) -> None:
+        discarding = ecart.take_chien(self, s, rows)
+        s.phase[discarding] = Phase.ECART
+        unseen = np.setdiff1d(rows, discarding, assume_unique=True)
+        self._after_ecart(s, unseen)
+
+    def _discard(self, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> None:
+        self._after_ecart(s, ecart.apply_discard(self, s, rows, card))
+
+    def _after_ecart(self, s: FrenchTarotState, rows: np.ndarray) -> None:
+        if self.config.chelem_announcement == "after_ecart":
+            s.phase[rows] = Phase.CHELEM
+        else:
+            self._start_play(s, rows)
+
+    def _start_play(self, s: FrenchTarotState, rows: np.ndarray) -> None:
+        """Who may show a poignée, and the opening lead: ``dealer + 1``, or the taker after
+        a chelem announcement (§5.1, §6.1)."""
+        n = self.num_players
+        seats = np.arange(n)
+        trumps = np.count_nonzero(s.hands[rows] & IS_TRUMP, axis=2)
+        if self.config.poignee_forced_discards:
+            forced = np.count_nonzero(s.ecart[rows] & IS_TRUMP, axis=1)
+            trumps += np.where(seats[None, :] == s.taker[rows, None], forced[:, None], 0)
+        s.poignee_todo[rows] = trumps + s.hands[rows, :, EXCUSE] >= self.poignee_sizes[0]
+        lead = np.where(s.chelem[rows], s.taker[rows], (s.dealer[rows] + 1) % n)
+        s.leader[rows] = lead
+        s.current[rows] = lead
+        self._to_turn(s, rows)
+
+    def _to_turn(self, s: FrenchTarotState, rows: np.ndarray) -> None:
+        """The player to act declares his poignée first, at his first card."""
+        first = (s.trick_no[rows] == 0) & s.poignee_todo[rows, s.current[rows]]
+        s.phase[rows] = np.where(first, Phase.POIGNEE, Phase.PLAY)
+
+    def _poignee(self, s: FrenchTarotState, rows: np.ndarray, choice: np.ndarray) -> None:
+        choosing = announcements.apply_poignee(self, s, rows, choice)
+        s.phase[rows] = Phase.PLAY
+        s.phase[choosing] = Phase.SHOW
+
+    def _show(self, s: FrenchTarotState, rows: np.ndarray, slot: np.ndarray) -> None:
+        complete = announcements.apply_show(self, s, rows, A.SHOW_CARDS[slot])
+        s.phase[complete] = Phase.PLAY
+
+    def _play(self, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> None:
+        complete = play.apply_play(self, s, rows, card)
+        if len(complete) < len(rows):
+            self._to_turn(s, rows)  # rows with a complete trick are set again just below
+        if len(complete):
+            over = play.complete_trick(self, s, complete)
+            s.phase[complete] = Phase.PLAY
+            if len(over):
+                scoring.score_deal(self, s, over)
+                s.phase[over] = Phase.DONE
+                s.result[over] = Result.PLAYED
+
+    def _throw_in(self, s: FrenchTarotState, rows: np.ndarray, result: Result) -> None:
+        s.phase[rows] = Phase.DONE
+        s.result[rows] = result
+        s.scores[rows] = 0
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _by_phase(phases: np.ndarray):
+        """Yield ``(phase, indices)`` for each phase present (cheap for one row)."""
+        if len(phases) == 1:
+            p = int(phases[0])
+            if p != Phase.DONE:
+                yield p, _ZERO
+            return
+        counts = np.bincount(phases, minlength=_NUM_PHASES)
+        for p in np.flatnonzero(counts[: Phase.DONE]):
+            yield int(p), np.flatnonzero(phases == p)
+
+
+_ZERO = np.zeros(1, dtype=np.int64)

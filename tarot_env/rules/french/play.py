@@ -1,0 +1,129 @@
+"""Play of the cards (rules/french_tarot.md §6): legal cards, tricks, the Excuse.
+
+The duties to follow, trump and overtrump are the shared mechanics of
+:mod:`tarot_env.rules.tricks`; this module adds what is French: the 5-player opening-lead
+restriction (§10), and the Excuse (§6.3): it stays with its side, which pays one
+half-point when the other side won the trick (booked even when it has no card to give:
+the Excuse is then worth 4 points, §15.4); played to the last trick it changes camp, unless
+its side won every earlier trick, when it wins that trick (§15.2, §15.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tarot_env.cards.french import EXCUSE, FRENCH_DECK
+from tarot_env.rules.tricks import legal_plays, play_card
+
+if TYPE_CHECKING:
+    from tarot_env.rules.french.game import FrenchTarotGame
+    from tarot_env.rules.french.state import FrenchTarotState
+
+_SUIT_OF = FRENCH_DECK.suit.astype(np.int64)
+_SUIT_CARDS = np.stack([_SUIT_OF == k for k in range(4)])
+
+
+def play_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+    """(R, 78) bool: the cards the player to act may play."""
+    hand = s.hands[rows, s.current[rows]]
+    legal = legal_plays(g.tricks, hand, s.lead_suit[rows], s.top_trump[rows])
+    if g.num_players == 5:
+        opening = (s.trick_no[rows] == 0) & (s.lead_suit[rows] < 0)
+        if g.config.excuse_opening_lead == "lapses":
+            opening &= s.trick_size[rows] == 0
+        if opening.any():
+            legal[opening] = _opening_lead(g, s, rows[opening], hand[opening])
+    return legal
+
+
+def _opening_lead(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, hand: np.ndarray) -> np.ndarray:
+    """§10: trick 1 may not be opened in the called suit, except with the called card."""
+    called = s.called[rows]
+    banned = _SUIT_CARDS[_SUIT_OF[called]].copy()
+    banned[np.arange(len(rows)), called] = False
+    allowed = hand & ~banned
+    others = allowed.copy()
+    others[:, EXCUSE] = False
+    stuck = ~others.any(axis=1)  # nothing but the called suit (and perhaps the Excuse)
+    if g.config.called_suit_only_hand == "excuse_if_held":
+        excuse_only = stuck & hand[:, EXCUSE]
+        allowed[excuse_only] = False
+        allowed[excuse_only, EXCUSE] = True
+        stuck &= ~hand[:, EXCUSE]
+    return np.where(stuck[:, None], hand, allowed)
+
+
+def apply_play(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
+    """Play one card per row; returns the rows whose trick is now complete."""
+    seat = s.current[rows]
+    s.hands[rows, seat, card] = False
+    s.played[rows, seat, card] = True
+    s.trick[rows, seat] = card
+    s.trick_of[rows, card] = s.trick_no[rows]
+    ls, tt, bk, bs = play_card(g.tricks, card, seat, s.lead_suit[rows], s.top_trump[rows], s.best_key[rows], s.best_seat[rows])
+    s.lead_suit[rows], s.top_trump[rows], s.best_key[rows], s.best_seat[rows] = ls, tt, bk, bs
+    if g.num_players == 5:
+        s.partner_known[rows] |= card == s.called[rows]
+    excuse = card == EXCUSE
+    if excuse.any():
+        s.excuse_seat[rows[excuse]] = seat[excuse]
+    s.trick_size[rows] += 1
+    s.current[rows] = (seat + 1) % g.num_players
+    return rows[s.trick_size[rows] == g.num_players]
+
+
+def complete_trick(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+    """Give each complete trick to its winner; returns the rows whose deal is over."""
+    t = s.trick_no[rows]
+    winner = s.best_seat[rows]
+    excuse_seat = s.excuse_seat[rows]
+    excuse_here = (excuse_seat >= 0) & (s.trick_of[rows, EXCUSE] == t)
+    last = t == g.num_tricks - 1
+    if excuse_here.any():
+        excuse_wins = excuse_here & last & _excuse_side_won_all(g, s, rows, excuse_seat)
+        winner = np.where(excuse_wins, excuse_seat, winner)
+    s.winners[rows, t] = winner
+    s.leaders[rows, t] = s.leader[rows]
+    s.pile[rows[:, None], s.trick[rows]] = winner[:, None]
+    if excuse_here.any():
+        _excuse_goes_home(g, s, rows[excuse_here], winner[excuse_here], last[excuse_here])
+    s.trick[rows] = -1
+    s.trick_size[rows] = 0
+    s.trick_no[rows] += 1
+    s.leader[rows] = winner
+    s.current[rows] = winner
+    s.lead_suit[rows] = -1
+    s.top_trump[rows] = 0
+    s.best_key[rows] = -1
+    s.best_seat[rows] = -1
+    return rows[s.trick_no[rows] == g.num_tricks]
+
+
+def _excuse_side_won_all(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, excuse_seat: np.ndarray) -> np.ndarray:
+    """The Excuse's side won every earlier trick, and the options let its Excuse win (§6.3)."""
+    attack = g.is_attack(s, rows, excuse_seat)
+    earlier = s.winners[rows, : g.num_tricks - 1]
+    attack_tricks = np.count_nonzero(g.is_attack(s, rows[:, None], earlier), axis=1)
+    won_all = np.where(attack, attack_tricks == g.num_tricks - 1, attack_tricks == 0)
+    if g.config.excuse_chelem_needs_announcement:
+        won_all &= attack & s.chelem[rows]
+    if not g.config.excuse_chelem_defence:
+        won_all &= attack
+    return won_all
+
+
+def _excuse_goes_home(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, winner: np.ndarray, last: np.ndarray) -> None:
+    """The Excuse returns to its side, for a half-point; on the last trick it changes camp."""
+    owner = s.excuse_seat[rows]
+    owner_attack = g.is_attack(s, rows, owner)
+    winner_attack = g.is_attack(s, rows, winner)
+    lost_last = last & (winner != owner)  # played to the last trick, not a winning chelem Excuse
+    if g.config.excuse_last_trick == "changes_camp":
+        camp = np.where(owner_attack, g.defence_seat(s, rows), s.taker[rows])
+        s.pile[rows, EXCUSE] = np.where(lost_last, camp, owner)
+    else:
+        s.pile[rows, EXCUSE] = np.where(lost_last, winner, owner)
+    exchange = ~lost_last & (owner_attack != winner_attack)
+    s.exchange[rows] += np.where(exchange, np.where(winner_attack, 1, -1), 0)
