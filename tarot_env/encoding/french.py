@@ -21,6 +21,7 @@ from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import FrenchTarotState, Phase
 
 DECISIONS = ("bid", "call", "discard", "chelem", "poignee", "show", "play")
+_DONE, _BID = Phase.DONE, Phase.BID
 _CALL_SLOT = np.full(NUM_CARDS, -1, dtype=np.int64)
 _CALL_SLOT[CALLABLE] = np.arange(len(CALLABLE))
 
@@ -96,47 +97,42 @@ class FrenchTarotEncoder:
         self.oracle_fields = {f.name: f for f in oracle_layout(self.n)}
         self.oracle_size = sum(f.length for f in self.oracle_fields.values())
         self._seats = np.arange(self.n)
+        self._slices = {f.name: slice(f.offset, f.offset + f.length) for f in layout(self.n)}
+        self._aranges = {w: np.arange(w) for w in (3, 5, self.n, NUM_CARDS)}
 
     def _rel(self, viewers: np.ndarray) -> np.ndarray:
         """(R, N): absolute seat of each relative slot."""
         return (viewers[:, None] + self._seats[None, :]) % self.n
 
     def encode(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
-        """(R, D) int8 observations of ``viewers`` (one seat per row of ``rows``)."""
-        n, f = self.n, self.fields
-        R = len(rows)
-        out = np.zeros((R, self.size), dtype=np.int8)
+        """(R, D) int8 observations of ``viewers`` (one seat per row of ``rows``).
+
+        Written for speed at batch size 1 as much as for large batches: every field is one
+        or two whole-array operations. One-hot fields with no value write to a scratch
+        column past the end, which is dropped.
+        """
+        n, f, R = self.n, self._slices, len(rows)
+        out = np.zeros((R, self.size + 1), dtype=np.int8)
         r = np.arange(R)
         seats = self._rel(viewers)
         rs = rows[:, None]
+        scratch = self.size
 
-        def put(name: str, block: np.ndarray) -> None:
-            o = f[name]
-            out[:, o.offset : o.offset + o.length] = block.reshape(R, -1)
+        def onehot(name: str, idx: np.ndarray, valid: np.ndarray) -> None:
+            out[r, np.where(valid, f[name].start + idx, scratch)] = 1
 
-        def onehot(name: str, idx: np.ndarray, valid: np.ndarray, stride: int = 0) -> None:
-            """Set ``offset + idx`` (and ``+ k * stride`` per column k of a 2-D ``idx``)."""
-            o = f[name].offset
-            if idx.ndim == 1:
-                out[r[valid], o + idx[valid]] = 1
-            else:
-                k = np.broadcast_to(np.arange(idx.shape[1]), idx.shape)
-                rr = np.broadcast_to(r[:, None], idx.shape)
-                out[rr[valid], o + k[valid] * stride + idx[valid]] = 1
+        def onehots(name: str, idx: np.ndarray, width: int) -> None:
+            """Row-wise one-hot blocks of ``width`` for a 2-D ``idx`` (-1 = none)."""
+            out[:, f[name]] = (idx[:, :, None] == self._aranges[width]).reshape(R, -1)
 
-        put("hand", s.hands[rows, viewers])
+        out[:, f["hand"]] = s.hands[rows, viewers]
         phase = s.phase[rows]
-        to_act = (s.current[rows] == viewers) & (phase != Phase.DONE)
-        onehot("decision", np.minimum(phase, Phase.PLAY), to_act)
-        onehot("dealer", (s.dealer[rows] - viewers) % n, np.ones(R, bool))
-        bids = s.bids[rs, seats]
-        onehot("bids", bids, bids >= 0, stride=5)
+        onehot("decision", phase, (s.current[rows] == viewers) & (phase != _DONE))
+        onehot("dealer", (s.dealer[rows] - viewers) % n, True)
+        onehots("bids", s.bids[rs, seats], 5)
         taker = s.taker[rows]
-        has_taker = taker >= 0
-        onehot("taker", (taker - viewers) % n, has_taker)
-        contract = s.contract[rows]
-        bidding_over = phase != Phase.BID
-        onehot("contract", contract - 1, (contract > 0) & bidding_over)
+        onehot("taker", (taker - viewers) % n, taker >= 0)
+        onehot("contract", s.contract[rows] - 1, phase != _BID)
         if n == 5:
             called = s.called[rows]
             onehot("called", _CALL_SLOT[called], called >= 0)
@@ -144,22 +140,19 @@ class FrenchTarotEncoder:
             holds = s.hands[rows, viewers, called] | s.played[rows, viewers, called]
             knows = s.partner_known[rows] | (holds & (called >= 0))
             onehot("partner", (partner - viewers) % n, knows & (partner >= 0))
-            out[:, f["alone"].offset] = knows & (partner < 0) & (called >= 0)
-        put("chien", s.chien[rows] & s.chien_seen[rows, None])
-        is_taker = taker == viewers
-        put("ecart", s.ecart[rows] & (IS_TRUMP[None, :] | is_taker[:, None]))
-        out[:, f["chelem"].offset] = s.chelem[rows]
-        poignee = s.poignee[rs, seats]
-        onehot("poignee", poignee - 1, poignee > 0, stride=3)
-        put("poignee_cards", s.poignee_cards[rs, seats])
-        put("played", s.played[rs, seats])
-        trick = s.trick[rs, seats]
-        onehot("trick", trick, trick >= 0, stride=NUM_CARDS)
-        leaders = s.leaders[rows]
-        onehot("leaders", (leaders - viewers[:, None]) % n, leaders >= 0, stride=n)
-        winners = s.winners[rows]
-        onehot("winners", (winners - viewers[:, None]) % n, winners >= 0, stride=n)
-        return out
+            out[:, f["alone"]] = (knows & (partner < 0) & (called >= 0))[:, None]
+        out[:, f["chien"]] = s.chien[rows] & s.chien_seen[rows, None]
+        out[:, f["ecart"]] = s.ecart[rows] & (IS_TRUMP[None, :] | (taker == viewers)[:, None])
+        out[:, f["chelem"]] = s.chelem[rows, None]
+        onehots("poignee", s.poignee[rs, seats] - 1, 3)
+        out[:, f["poignee_cards"]] = s.poignee_cards[rs, seats].reshape(R, -1)
+        out[:, f["played"]] = s.played[rs, seats].reshape(R, -1)
+        onehots("trick", s.trick[rs, seats], NUM_CARDS)
+        history = np.where(s.leaders[rows] >= 0, (s.leaders[rows] - viewers[:, None]) % n, -1)
+        onehots("leaders", history, n)
+        history = np.where(s.winners[rows] >= 0, (s.winners[rows] - viewers[:, None]) % n, -1)
+        onehots("winners", history, n)
+        return out[:, :scratch]
 
     def encode_oracle(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
         """(R, D_oracle) int8: the hidden information, from each viewer's seat."""

@@ -102,8 +102,8 @@ class FrenchTarotEnv(TarotAECEnv):
 
     def result_info(self) -> dict[str, Any]:
         s = self.state
-        result = Result(int(s.result[0]))
-        info: dict[str, Any] = {"result": result.name.lower()}
+        result = int(s.result[0])
+        info: dict[str, Any] = {"result": Result.name(result)}
         if result == Result.PLAYED:
             info.update(
                 taker=int(s.taker[0]),
@@ -113,7 +113,7 @@ class FrenchTarotEnv(TarotAECEnv):
                 attack_bouts=int(s.attack_bouts[0]),
                 made=bool(s.made[0]),
                 petit_au_bout=int(s.petit_au_bout[0]),
-                chelem=Chelem(int(s.chelem_result[0])).name.lower(),
+                chelem=Chelem.name(int(s.chelem_result[0])),
                 unit=int(s.unit[0]),
             )
         return info
@@ -133,9 +133,9 @@ class FrenchTarotEnv(TarotAECEnv):
     def render_text(self) -> str:
         s, n = self.state, self.game.num_players
         names = FRENCH_DECK.names
-        phase = Phase(int(s.phase[0]))
+        phase = int(s.phase[0])
         taker = int(s.taker[0])
-        lines = [f"French Tarot, {n} players — dealer player_{int(s.dealer[0])} — phase {phase.name.lower()}"]
+        lines = [f"French Tarot, {n} players — dealer player_{int(s.dealer[0])} — phase {Phase.name(phase)}"]
         if taker >= 0 and phase != Phase.BID:
             contract = A.CONTRACTS[int(s.contract[0]) - 1]
             extra = ""

@@ -38,7 +38,8 @@ _SPAN = {
     Phase.SHOW: (A.SHOW, len(A.SHOW_CARDS)),
     Phase.PLAY: (A.PLAY, NUM_CARDS),
 }
-_NUM_PHASES = len(Phase)
+_NUM_PHASES = Phase.count()
+_DONE = Phase.DONE
 
 
 class IllegalActionError(ValueError):
@@ -129,7 +130,7 @@ class FrenchTarotGame:
         raises :class:`IllegalActionError` before anything changes.
         """
         if rows is None:
-            rows = np.flatnonzero(s.phase != Phase.DONE)
+            rows = np.flatnonzero(s.phase != _DONE)
         rows = np.asarray(rows, dtype=np.int64)
         actions = np.asarray(actions, dtype=np.int64).reshape(-1)
         if len(actions) != len(rows):
@@ -145,7 +146,7 @@ class FrenchTarotGame:
         if bad.any():
             a = actions[bad][0]
             raise IllegalActionError(f"action {a} is out of range: French Tarot actions are 0..{self.num_actions - 1}")
-        done = s.phase[rows] == Phase.DONE
+        done = s.phase[rows] == _DONE
         if done.any():
             raise IllegalActionError("the deal is over: no action is allowed until the next deal starts")
         mask = self.legal_action_mask(s, rows)
@@ -153,7 +154,7 @@ class FrenchTarotGame:
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             legal = [A.ACTION_STRINGS[a] for a in np.flatnonzero(mask[i])]
-            phase = Phase(int(s.phase[rows[i]])).name.lower()
+            phase = Phase.name(int(s.phase[rows[i]]))
             raise IllegalActionError(
                 f"{A.ACTION_STRINGS[actions[i]]!r} (action {actions[i]}) is not legal for seat "
                 f"{int(s.current[rows[i]])} in the {phase} phase{self._why(s, int(rows[i]), int(actions[i]))}; "
@@ -276,11 +277,11 @@ class FrenchTarotGame:
         """Yield ``(phase, indices)`` for each phase present (cheap for one row)."""
         if len(phases) == 1:
             p = int(phases[0])
-            if p != Phase.DONE:
+            if p != _DONE:
                 yield p, _ZERO
             return
         counts = np.bincount(phases, minlength=_NUM_PHASES)
-        for p in np.flatnonzero(counts[: Phase.DONE]):
+        for p in np.flatnonzero(counts[:_DONE]):
             yield int(p), np.flatnonzero(phases == p)
 
 

@@ -44,19 +44,12 @@ def score_deal(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> Non
         exchange = np.where(excuse_side_tricks == 0, 0, exchange)
     points = attack_cards @ _VALUE + exchange
     bouts = np.count_nonzero(attack_cards & IS_BOUT, axis=1)
-    threshold = THRESHOLD_HALF_POINTS[bouts]
-    made = points >= threshold
-    diff = (np.abs(points - threshold) + 1) // 2
-    sgn = np.where(made, 1, -1)
-    mult = MULTIPLIER[s.contract[rows]]
-
     attack_chelem = attack_tricks == T
     defence_chelem = attack_tricks == 0
     pab = _petit_au_bout(g, s, rows, attack_chelem, defence_chelem)
-    chelem_pts, chelem_result = _chelem(g, s.chelem[rows], attack_chelem, defence_chelem)
+    chelem_pts, chelem_result = chelem_bonus(s.chelem[rows], attack_chelem, defence_chelem, g.config.double_chelem_penalty)
     poignees = POIGNEE_BONUS[s.poignee[rows]].sum(axis=1)
-
-    unit = sgn * (25 + diff) * mult + pab * 10 * mult + sgn * poignees + chelem_pts
+    unit, made = unit_score(s.contract[rows], points, bouts, pab, poignees, chelem_pts)
     s.attack_points[rows] = points
     s.attack_bouts[rows] = bouts
     s.made[rows] = made
@@ -64,6 +57,22 @@ def score_deal(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> Non
     s.chelem_result[rows] = chelem_result
     s.unit[rows] = unit
     s.scores[rows] = share_out(g.num_players, taker, partner, unit)
+
+
+def unit_score(contract, points, bouts, petit_au_bout, poignees, chelem) -> tuple[np.ndarray, np.ndarray]:
+    """§9.1 and §9.3: the unit S (what each defender pays) and whether the contract is made.
+
+    Args (arrays or scalars): ``contract`` 1..4 (petite, garde, garde sans, garde contre);
+    ``points`` the attack's card points in **half-points**; ``bouts`` 0..3; ``petit_au_bout``
+    +1 attack / -1 defence / 0; ``poignees`` the sum of every poignée bonus shown;
+    ``chelem`` the chelem points of :func:`chelem_bonus`.
+    """
+    threshold = THRESHOLD_HALF_POINTS[np.asarray(bouts)]
+    made = np.asarray(points) >= threshold  # "juste fait" is made, by 0
+    diff = (np.abs(points - threshold) + 1) // 2  # the leftover half point goes to the winner
+    sgn = np.where(made, 1, -1)
+    mult = MULTIPLIER[np.asarray(contract)]
+    return sgn * (25 + diff) * mult + petit_au_bout * 10 * mult + sgn * poignees + chelem, made
 
 
 def share_out(n: int, taker: np.ndarray, partner: np.ndarray, unit: np.ndarray) -> np.ndarray:
@@ -97,12 +106,15 @@ def _petit_au_bout(g: FrenchTarotGame, s: FrenchTarotState, rows, attack_chelem,
     return np.where(shift_attack, 1, np.where(shift_defence, -1, pab))
 
 
-def _chelem(g: FrenchTarotGame, announced, attack_chelem, defence_chelem) -> tuple[np.ndarray, np.ndarray]:
+def chelem_bonus(announced, attack_chelem, defence_chelem, double_penalty: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """§9.1: +400 announced and made, +200 made unannounced, -200 announced and failed,
-    -200 for a defence chelem (both with ``double_chelem_penalty``)."""
+    -200 for a defence chelem; both of the last two when ``double_penalty`` (§15.5).
+
+    Returns the points (in S) and the :class:`Chelem` code."""
+    announced, attack_chelem, defence_chelem = np.broadcast_arrays(announced, attack_chelem, defence_chelem)
     pts = np.where(announced, np.where(attack_chelem, 400, -200), np.where(attack_chelem, 200, 0))
     both = announced & defence_chelem
-    defence_pts = np.where(both & ~np.bool_(g.config.double_chelem_penalty), 0, -200)
+    defence_pts = np.where(both & (not double_penalty), 0, -200)
     pts = pts + np.where(defence_chelem, defence_pts, 0)
     result = np.select(
         [announced & attack_chelem, attack_chelem, both, announced, defence_chelem],

@@ -9,14 +9,27 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from enum import IntEnum
-
 import numpy as np
 
 from tarot_env.cards.french import NUM_CARDS
 
 
-class Phase(IntEnum):
+class _Codes:
+    """Named integer codes (plain ints: an Enum lookup costs microseconds in the hot path)."""
+
+    @classmethod
+    def name(cls, code: int) -> str:
+        for key, value in vars(cls).items():
+            if key.isupper() and value == code:
+                return key.lower()
+        raise ValueError(f"{code} is not a {cls.__name__} code")
+
+    @classmethod
+    def count(cls) -> int:
+        return sum(1 for key in vars(cls) if key.isupper())
+
+
+class Phase(_Codes):
     """Which decision a deal is waiting for."""
 
     BID = 0
@@ -29,7 +42,7 @@ class Phase(IntEnum):
     DONE = 7
 
 
-class Result(IntEnum):
+class Result(_Codes):
     """How a finished deal ended."""
 
     ONGOING = 0
@@ -38,7 +51,7 @@ class Result(IntEnum):
     PETIT_SEC = 3
 
 
-class Chelem(IntEnum):
+class Chelem(_Codes):
     """The chelem outcome of a played deal (§9.1)."""
 
     NONE = 0
