@@ -10,4 +10,4 @@ from tarot_env.registry import ENV_IDS, make
 from tarot_env.rules.french.game import IllegalActionError
 
 __version__ = "0.1.0"
-__all__ = ["ENV_IDS", "make", "replay", "ReplayError", "IllegalActionError", "french_tarot_v0", "__version__"]
+__all__ = ["ENV_IDS", "IllegalActionError", "ReplayError", "__version__", "french_tarot_v0", "make", "replay"]

@@ -84,7 +84,7 @@ from typing import Any
 
 from tarot_env.envs.french_tarot import FrenchTarotEnv
 
-__all__ = ["env", "raw_env", "FrenchTarotEnv"]
+__all__ = ["FrenchTarotEnv", "env", "raw_env"]
 
 
 def raw_env(**kwargs: Any) -> FrenchTarotEnv:

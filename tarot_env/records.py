@@ -28,7 +28,8 @@ def replay(record: dict[str, Any], check_scores: bool = True) -> list[int]:
     raw = env.unwrapped
     for i, text in enumerate(record["actions"]):
         if raw.game_over:
-            raise ReplayError(f"action #{i} {text!r}: the deal is already over; the record has {len(record['actions']) - i} actions too many")
+            extra = len(record["actions"]) - i
+            raise ReplayError(f"action #{i} {text!r}: the deal is already over; the record has {extra} actions too many")
         try:
             env.step(raw.string_to_action(text))
         except ValueError as err:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot_env.cards.french import CALLABLE, IS_TRUMP, NUM_CARDS
+from tarot_env.encoding._french_kernel import encode_kernel, offsets_array
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import FrenchTarotState, Phase
 
@@ -99,6 +100,8 @@ class FrenchTarotEncoder:
         self._seats = np.arange(self.n)
         self._slices = {f.name: slice(f.offset, f.offset + f.length) for f in layout(self.n)}
         self._aranges = {w: np.arange(w) for w in (3, 5, self.n, NUM_CARDS)}
+        self._offsets = offsets_array(self.fields)
+        self.use_jit = encode_kernel is not None
 
     def _rel(self, viewers: np.ndarray) -> np.ndarray:
         """(R, N): absolute seat of each relative slot."""
@@ -106,6 +109,20 @@ class FrenchTarotEncoder:
 
     def encode(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
         """(R, D) int8 observations of ``viewers`` (one seat per row of ``rows``).
+
+        Uses the compiled kernel when numba is available (``tarot_env._jit``), else
+        :meth:`encode_numpy`; both give the same values.
+        """
+        if self.use_jit:
+            out = np.zeros((len(rows), self.size), dtype=np.int8)
+            encode_kernel(out, rows, viewers, self._offsets, self.n, s.hands, s.phase, s.current, s.dealer, s.bids, s.taker,
+                          s.contract, s.called, s.partner, s.partner_known, s.chien, s.chien_seen, s.ecart, s.chelem,
+                          s.poignee, s.poignee_cards, s.played, s.trick, s.leaders, s.winners, IS_TRUMP, _CALL_SLOT)  # fmt: skip
+            return out
+        return self.encode_numpy(s, rows, viewers)
+
+    def encode_numpy(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
+        """The reference NumPy encoder: (R, D) int8 observations of ``viewers``.
 
         Written for speed at batch size 1 as much as for large batches: every field is one
         or two whole-array operations. One-hot fields with no value write to a scratch
@@ -132,7 +149,8 @@ class FrenchTarotEncoder:
         onehots("bids", s.bids[rs, seats], 5)
         taker = s.taker[rows]
         onehot("taker", (taker - viewers) % n, taker >= 0)
-        onehot("contract", s.contract[rows] - 1, phase != _BID)
+        contract = s.contract[rows]
+        onehot("contract", contract - 1, (phase != _BID) & (contract > 0))
         if n == 5:
             called = s.called[rows]
             onehot("called", _CALL_SLOT[called], called >= 0)

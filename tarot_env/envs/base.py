@@ -25,10 +25,10 @@ class TarotAECEnv(AECEnv):
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
-    #: env-level options (not rules) and their defaults
-    ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "reward": "score", "shaping": False, "oracle": False}
 
-    def __init__(self, config: Any, render_mode: str | None = None, reward: str = "score", shaping: bool = False, oracle: bool = False) -> None:
+    def __init__(
+        self, config: Any, render_mode: str | None = None, reward: str = "score", shaping: bool = False, oracle: bool = False
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of {self.metadata['render_modes']} or None")
@@ -148,7 +148,10 @@ class TarotAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         action = self._parse_action(action)
-        self.game.step(self.state, np.array([action]), _ROW, check=True)  # raises before any change
+        mask = self.legal_mask()
+        legal = 0 <= action < len(mask) and mask[action]
+        # an illegal action is refused by the game's check, which explains why, before any change
+        self.game.step(self.state, np.array([action]), _ROW, check=not legal, mask=mask[None])
         self._actions.append(action)
         self._changed()
         self._cumulative_rewards[agent] = 0.0

@@ -157,12 +157,16 @@ class FrenchTarotEnv(TarotAECEnv):
         if s.ecart[0].any():
             lines.append(f"  écart: {' '.join(names[c] for c in np.flatnonzero(s.ecart[0]))}")
         t = int(s.trick_no[0])
-        if phase in (Phase.PLAY, Phase.POIGNEE, Phase.SHOW) or t:
+        if phase in (Phase.PLAY, Phase.POIGNEE, Phase.SHOW):
             order = [(int(s.leader[0]) + k) % n for k in range(n)]
             cards = [f"player_{p}: {names[int(s.trick[0, p])]}" for p in order if s.trick[0, p] >= 0]
-            lines.append(f"  trick {t + 1 if phase != Phase.DONE else t}/{self.game.num_tricks}: " + (", ".join(cards) or "(no card yet)"))
-            if t:
-                lines.append(f"  last trick won by player_{int(s.winners[0, t - 1])}")
+            lines.append(f"  trick {t + 1}/{self.game.num_tricks}: " + (", ".join(cards) or "(no card yet)"))
+        if t:
+            leader = int(s.leaders[0, t - 1])
+            last = [c for c in np.flatnonzero(s.trick_of[0] == t - 1)]
+            by_seat = {int(np.flatnonzero(s.played[0, :, c])[0]): c for c in last}
+            cards = [f"player_{p}: {names[by_seat[p]]}" for p in ((leader + k) % n for k in range(n))]
+            lines.append(f"  trick {t} ({', '.join(cards)}) won by player_{int(s.winners[0, t - 1])}")
         if phase == Phase.DONE:
             info = self.result_info()
             if info["result"] == "played":

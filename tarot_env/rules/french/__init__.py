@@ -4,4 +4,4 @@ from tarot_env.rules.french.config import FrenchTarotConfig
 from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError
 from tarot_env.rules.french.state import Chelem, FrenchTarotState, Phase, Result
 
-__all__ = ["FrenchTarotConfig", "FrenchTarotGame", "FrenchTarotState", "IllegalActionError", "Phase", "Result", "Chelem"]
+__all__ = ["Chelem", "FrenchTarotConfig", "FrenchTarotGame", "FrenchTarotState", "IllegalActionError", "Phase", "Result"]

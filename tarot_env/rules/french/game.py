@@ -123,11 +123,19 @@ class FrenchTarotGame:
         return mask
 
     # ------------------------------------------------------------------ step
-    def step(self, s: FrenchTarotState, actions: np.ndarray, rows: np.ndarray | None = None, check: bool = True) -> None:
+    def step(
+        self,
+        s: FrenchTarotState,
+        actions: np.ndarray,
+        rows: np.ndarray | None = None,
+        check: bool = True,
+        mask: np.ndarray | None = None,
+    ) -> None:
         """Apply one action in each of ``rows`` (default: every unfinished deal).
 
-        With ``check`` every action is first tested against the legal mask; an illegal one
-        raises :class:`IllegalActionError` before anything changes.
+        With ``check`` every action is first tested against the legal mask (``mask`` when the
+        caller already has it for these rows); an illegal one raises
+        :class:`IllegalActionError` before anything changes.
         """
         if rows is None:
             rows = np.flatnonzero(s.phase != _DONE)
@@ -136,22 +144,22 @@ class FrenchTarotGame:
         if len(actions) != len(rows):
             raise ValueError(f"got {len(actions)} actions for {len(rows)} deals to play")
         if check:
-            self.check_actions(s, rows, actions)
+            self.check_actions(s, rows, actions, mask)
         for phase, idx in self._by_phase(s.phase[rows]):
             start, _ = _SPAN[phase]
             self._apply_fns[phase](s, rows[idx], actions[idx] - start)
 
-    def check_actions(self, s: FrenchTarotState, rows: np.ndarray, actions: np.ndarray) -> None:
+    def check_actions(self, s: FrenchTarotState, rows: np.ndarray, actions: np.ndarray, mask: np.ndarray | None = None) -> None:
         bad = (actions < 0) | (actions >= self.num_actions)
-        if bad.any():
+        if np.count_nonzero(bad):
             a = actions[bad][0]
             raise IllegalActionError(f"action {a} is out of range: French Tarot actions are 0..{self.num_actions - 1}")
-        done = s.phase[rows] == _DONE
-        if done.any():
+        if np.count_nonzero(s.phase[rows] == _DONE):
             raise IllegalActionError("the deal is over: no action is allowed until the next deal starts")
-        mask = self.legal_action_mask(s, rows)
+        if mask is None:
+            mask = self.legal_action_mask(s, rows)
         ok = mask[np.arange(len(rows)), actions]
-        if not ok.all():
+        if np.count_nonzero(ok) < len(ok):
             i = int(np.flatnonzero(~ok)[0])
             legal = [A.ACTION_STRINGS[a] for a in np.flatnonzero(mask[i])]
             phase = Phase.name(int(s.phase[rows[i]]))
@@ -256,7 +264,7 @@ class FrenchTarotGame:
 
     def _play(self, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> None:
         complete = play.apply_play(self, s, rows, card)
-        if len(complete) < len(rows):
+        if len(complete) < len(rows) and np.count_nonzero(s.trick_no[rows] == 0):
             self._to_turn(s, rows)  # rows with a complete trick are set again just below
         if len(complete):
             over = play.complete_trick(self, s, complete)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from tarot_env.rules.french.state import FrenchTarotState
 
 _SUIT_OF = FRENCH_DECK.suit.astype(np.int64)
-_SUIT_CARDS = np.stack([_SUIT_OF == k for k in range(4)])
+_SUIT_CARDS = np.stack([k == _SUIT_OF for k in range(4)])
 
 
 def play_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
@@ -33,7 +33,7 @@ def play_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.n
         opening = (s.trick_no[rows] == 0) & (s.lead_suit[rows] < 0)
         if g.config.excuse_opening_lead == "lapses":
             opening &= s.trick_size[rows] == 0
-        if opening.any():
+        if np.count_nonzero(opening):
             legal[opening] = _opening_lead(g, s, rows[opening], hand[opening])
     return legal
 
@@ -67,7 +67,7 @@ def apply_play(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, card: 
     if g.num_players == 5:
         s.partner_known[rows] |= card == s.called[rows]
     excuse = card == EXCUSE
-    if excuse.any():
+    if np.count_nonzero(excuse):
         s.excuse_seat[rows[excuse]] = seat[excuse]
     s.trick_size[rows] += 1
     s.current[rows] = (seat + 1) % g.num_players
@@ -81,13 +81,14 @@ def complete_trick(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) ->
     excuse_seat = s.excuse_seat[rows]
     excuse_here = (excuse_seat >= 0) & (s.trick_of[rows, EXCUSE] == t)
     last = t == g.num_tricks - 1
-    if excuse_here.any():
+    has_excuse = np.count_nonzero(excuse_here) > 0
+    if has_excuse:
         excuse_wins = excuse_here & last & _excuse_side_won_all(g, s, rows, excuse_seat)
         winner = np.where(excuse_wins, excuse_seat, winner)
     s.winners[rows, t] = winner
     s.leaders[rows, t] = s.leader[rows]
     s.pile[rows[:, None], s.trick[rows]] = winner[:, None]
-    if excuse_here.any():
+    if has_excuse:
         _excuse_goes_home(g, s, rows[excuse_here], winner[excuse_here], last[excuse_here])
     s.trick[rows] = -1
     s.trick_size[rows] = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+
 import numpy as np
 
 from tarot_env.cards.french import NUM_CARDS

@@ -1,0 +1,1 @@
+"""Agents that play the tarot_env environments (baselines and wrappers)."""
