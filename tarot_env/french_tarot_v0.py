@@ -33,7 +33,7 @@ in the rules' terms: the chelem only of the taker, the poignée only of a player
 
 Observation: ``{"observation": int8 vector, "action_mask": int8 vector of 205}`` (plus
 ``"oracle"`` with ``oracle=True``). Seats in the vector are relative to the observer.
-Layout for 4 players (1366 values; 3 players: 1122, 5 players: 1786 with the call fields):
+Layout for 4 players (1366 values; 3 players: 1122, 5 players: 1638 with the call fields):
 
 | field | offset | length | meaning |
 |---|---|---|---|

@@ -7,6 +7,7 @@ encoder and how to render and record a deal.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -72,8 +73,12 @@ class TarotAECEnv(AECEnv):
     def _make_encoder(self, game: Any) -> Any:
         raise NotImplementedError
 
+    def _parse_deal(self, deal: Any) -> Any:
+        """Check a fixed deal (interface.md §4); raise a clear error for a malformed one."""
+        raise NotImplementedError
+
     def _start(self, deal: Any, rng: np.random.Generator) -> None:
-        """Start a deal in ``self.state`` (random when ``deal`` is None)."""
+        """Start a deal in ``self.state``: the parsed fixed ``deal``, or a random one if None."""
         raise NotImplementedError
 
     def _deal_record(self) -> dict[str, Any]:
@@ -99,15 +104,26 @@ class TarotAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ AEC API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        options = dict(options or {})
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise TypeError(f"reset options must be a dict such as {{'deal': ...}}, got {options!r} ({type(options).__name__})")
         unknown = set(options) - {"deal"}
         if unknown:
-            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; the only reset option is 'deal' (a fixed deal, interface.md §4)")
+            # Warned, not refused: PettingZoo's api_test requires reset to accept any options.
+            warnings.warn(
+                f"unknown reset option(s) {sorted(unknown)} ignored; the only reset option is 'deal' (a fixed deal, interface.md §4)",
+                UserWarning,
+                stacklevel=2,
+            )
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise TypeError(f"seed must be an int or None, got {seed!r}")
+        deal = None if options.get("deal") is None else self._parse_deal(options["deal"])  # checked before anything changes
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         elif self._rng is None:
             self._rng = np.random.default_rng()
-        self._start(options.get("deal"), self._rng)
+        self._start(deal, self._rng)
         self._deal = self._deal_record()
         self._actions = []
         self.agents = self.possible_agents[:]
@@ -145,6 +161,11 @@ class TarotAECEnv(AECEnv):
             raise RuntimeError("call reset() before step(): no deal has been dealt yet")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(
+                    f"action {action!r} refused: the deal is over and {agent} is done; step(None) removes each "
+                    "finished agent (as agent_iter does), and reset() starts the next deal"
+                )
             self._was_dead_step(action)
             return
         action = self._parse_action(action)

@@ -55,13 +55,16 @@ class FrenchTarotEnv(TarotAECEnv):
     def _make_encoder(self, game: FrenchTarotGame) -> FrenchTarotEncoder:
         return FrenchTarotEncoder(game)
 
-    def _start(self, deal: Any, rng: np.random.Generator) -> None:
+    def _parse_deal(self, deal: Any) -> tuple[int, np.ndarray, np.ndarray]:
+        return parse_deal(self.config, deal)
+
+    def _start(self, deal: tuple[int, np.ndarray, np.ndarray] | None, rng: np.random.Generator) -> None:
         rows = np.zeros(1, dtype=np.int64)
         if deal is None:
             dealer = int(rng.integers(self.game.num_players)) if self.dealer is None else self.dealer
             self.game.shuffle_and_deal(self.state, rows, np.array([dealer]), rng)
         else:
-            dealer, hands, chien = parse_deal(self.config, deal)
+            dealer, hands, chien = deal
             self.game.start_deal(self.state, rows, np.array([dealer]), hands[None], chien[None])
         self._tricks_seen = 0
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+import numpy as np
+
 #: Packets after which the dealer puts one card to the chien, per player count (§2: one
 #: legal pattern; never the first or last card of the pack).
 DEFAULT_CHIEN_AFTER_PACKETS = {
@@ -91,7 +93,8 @@ class FrenchTarotConfig:
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
-            if value not in allowed:
+            # 4.0 == 4 and True == 1: only values of the same type as the allowed ones count
+            if value not in allowed or not any(type(value) is type(a) for a in allowed):
                 raise ValueError(
                     f"French Tarot option {name}={value!r} is not allowed; choose one of "
                     f"{', '.join(repr(a) for a in allowed)}"
@@ -100,7 +103,15 @@ class FrenchTarotConfig:
             if f.type in ("bool",) and not isinstance(getattr(self, f.name), bool):
                 raise TypeError(f"French Tarot option {f.name} must be True or False, got {getattr(self, f.name)!r}")
         if self.chien_after_packets is not None:
-            object.__setattr__(self, "chien_after_packets", tuple(int(p) for p in self.chien_after_packets))
+            packets = self.chien_after_packets
+            if not isinstance(packets, (list, tuple)) or not all(
+                isinstance(p, (int, np.integer)) and not isinstance(p, bool) for p in packets
+            ):
+                raise TypeError(
+                    f"French Tarot option chien_after_packets must be None or a list of {self.chien_size} packet "
+                    f"numbers (ints), got {packets!r}"
+                )
+            object.__setattr__(self, "chien_after_packets", tuple(int(p) for p in packets))
             self._check_chien_pattern(self.chien_after_packets)
 
     @property
