@@ -7,6 +7,8 @@ difference in either is caught. Without numba they check that the fallback is th
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -79,3 +81,62 @@ def test_encoder_twin_matches_numpy(num_players):
         live = np.flatnonzero(s.phase != Phase.DONE)
         mask = game.legal_action_mask(s, live)
         game.step(s, (rng.random(mask.shape) * mask).argmax(axis=1), live)
+
+
+def _random_options(rng: np.random.Generator, num_players: int) -> FrenchTarotConfig:
+    """A configuration with every option that the play kernels read drawn at random."""
+    return FrenchTarotConfig(
+        num_players=num_players,
+        excuse_last_trick=str(rng.choice(["changes_camp", "trick_winner"])),
+        excuse_chelem_needs_announcement=bool(rng.integers(2)),
+        excuse_chelem_defence=bool(rng.integers(2)),
+        excuse_opening_lead=str(rng.choice(["next_player", "lapses"])),
+        called_suit_only_hand=str(rng.choice(["lead_anything", "excuse_if_held"])),
+        chelem_announcement=str(rng.choice(["after_ecart", "before_ecart"])),
+    )
+
+
+@pytest.mark.skipif(not JIT_AVAILABLE, reason="numba is not installed: only the NumPy path exists")
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_compiled_play_phase_matches_numpy_over_whole_deals(num_players):
+    """Thousands of random deals played by the compiled and the NumPy game side by side,
+    with the same actions: every state field is equal after every action."""
+    rng = np.random.default_rng(10 + num_players)
+    for trial in range(8):
+        config = _random_options(rng, num_players)
+        jit, ref = FrenchTarotGame(config, use_jit=True), FrenchTarotGame(config, use_jit=False)
+        assert jit.use_jit and not ref.use_jit
+        B = 128
+        s_jit, s_ref = jit.new_state(B), ref.new_state(B)
+        for game, state in ((jit, s_jit), (ref, s_ref)):
+            deal_rng = np.random.default_rng(trial)
+            game.shuffle_and_deal(state, np.arange(B), deal_rng.integers(0, num_players, B), deal_rng)
+        while (s_ref.phase != Phase.DONE).any():
+            live = np.flatnonzero(s_ref.phase != Phase.DONE)
+            mask = s_ref.legal[live]
+            actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+            jit.step(s_jit, actions, live)
+            ref.step(s_ref, actions, live)
+            for field in dataclasses.fields(s_ref):
+                np.testing.assert_array_equal(getattr(s_jit, field.name), getattr(s_ref, field.name), err_msg=field.name)
+
+
+@pytest.mark.parametrize("use_jit", [True, False])
+def test_state_legal_is_the_legal_action_mask(use_jit):
+    """The mask kept in the state by start_deal and step equals the one computed afresh,
+    at every step of random deals, for every player count (mixed phases in one batch)."""
+    for num_players in (3, 4, 5):
+        game = FrenchTarotGame(FrenchTarotConfig(num_players=num_players, poignee_trumps="choose"), use_jit=use_jit)
+        B = 96
+        s = game.new_state(B)
+        rng = np.random.default_rng(num_players)
+        game.shuffle_and_deal(s, np.arange(B), rng.integers(0, num_players, B), rng)
+        steps = 0
+        while (s.phase != Phase.DONE).any():
+            np.testing.assert_array_equal(s.legal, game.legal_action_mask(s))
+            live = np.flatnonzero(s.phase != Phase.DONE)
+            mask = s.legal[live]
+            game.step(s, (rng.random(mask.shape) * mask).argmax(axis=1), live)
+            steps += 1
+        np.testing.assert_array_equal(s.legal, game.legal_action_mask(s))
+        assert not s.legal.any() and steps > 80

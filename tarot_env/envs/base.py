@@ -63,8 +63,9 @@ class TarotAECEnv(AECEnv):
         self._last_record: dict[str, Any] | None = None
         self._deal: dict[str, Any] | None = None
         self._cache: dict[int, dict[str, np.ndarray]] = {}
-        self._mask: np.ndarray | None = None
         self._shaped = np.zeros(n)
+        self._viewers = [np.array([i], dtype=np.int64) for i in range(n)]
+        self._over = False
 
     # ------------------------------------------------------------------ hooks
     def _make_game(self, config: Any) -> Any:
@@ -146,10 +147,11 @@ class TarotAECEnv(AECEnv):
         seat = self._agent_index[agent]
         obs = self._cache.get(seat)
         if obs is None:
-            viewer = np.array([seat])
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
-            if not self.game_over and seat == int(self.state.current[0]):
-                mask[:] = self.legal_mask()
+            viewer = self._viewers[seat]
+            if not self._over and seat == self._current:
+                mask = self.legal_mask().astype(np.int8)
+            else:
+                mask = np.zeros(self.game.num_actions, dtype=np.int8)
             obs = {"observation": self.encoder.encode(self.state, _ROW, viewer)[0], "action_mask": mask}
             if self.oracle:
                 obs["oracle"] = self.encoder.encode_oracle(self.state, _ROW, viewer)[0]
@@ -176,8 +178,7 @@ class TarotAECEnv(AECEnv):
         self._actions.append(action)
         self._changed()
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.shaping:
             points = self._trick_points()
             if points is not None:
@@ -185,10 +186,10 @@ class TarotAECEnv(AECEnv):
                 self._shaped += shaped
                 for i, a in enumerate(self.possible_agents):
                     self.rewards[a] = float(shaped[i])
-        if self.game_over:
+        if self._over:
             self._finish()
         else:
-            self.agent_selection = self.possible_agents[int(self.state.current[0])]
+            self.agent_selection = self.possible_agents[self._current]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -196,22 +197,25 @@ class TarotAECEnv(AECEnv):
     # ------------------------------------------------------------------ helpers
     @property
     def game_over(self) -> bool:
-        return bool(self.state.phase[0] == self.game_done_phase)
+        """Whether the deal is over (cached with the state's last change)."""
+        return self._over
 
     def legal_mask(self) -> np.ndarray:
-        """Legal actions of the player to act (bool, cached until the next action)."""
-        if self._mask is None:
-            self._mask = self.game.legal_action_mask(self.state, _ROW)[0]
-        return self._mask
+        """Legal actions of the player to act (bool; the game keeps them in its state)."""
+        return self.state.legal[0]
 
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
     def _changed(self) -> None:
+        """The state changed: drop cached observations and mask, note whose turn it is."""
         self._cache.clear()
-        self._mask = None
+        self._over = bool(self.state.phase[0] == self.game_done_phase)
+        self._current = int(self.state.current[0])
 
     def _parse_action(self, action: Any) -> int:
+        if type(action) is int:
+            return action
         if isinstance(action, str):
             return self.string_to_action(action)
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):

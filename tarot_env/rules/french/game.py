@@ -49,13 +49,17 @@ class IllegalActionError(ValueError):
 class FrenchTarotGame:
     """The rules of French Tarot for one configuration, applied to a batch of deals."""
 
-    def __init__(self, config: FrenchTarotConfig | None = None) -> None:
+    def __init__(self, config: FrenchTarotConfig | None = None, use_jit: bool | None = None) -> None:
+        """``use_jit``: run the compiled twins of the play phase (default: when numba is
+        installed); False runs the NumPy reference (:mod:`tarot_env.rules.french.play`)."""
         self.config = config or FrenchTarotConfig()
+        self.use_jit = play.JIT_READY if use_jit is None else bool(use_jit and play.JIT_READY)
         self.num_players = self.config.num_players
         self.num_tricks = self.config.num_tricks
         self.num_actions = A.NUM_ACTIONS
         self.poignee_sizes = np.array(self.config.poignee_sizes, dtype=np.int64)
         self.tricks = TrickTables.for_deck(FRENCH_DECK, must_overtrump=True)
+        self._blank: FrenchTarotState | None = None
         self._mask_fns: dict[int, Callable] = {
             Phase.BID: bidding.bid_mask,
             Phase.CALL: call.call_mask,
@@ -90,6 +94,12 @@ class FrenchTarotGame:
     def new_state(self, batch: int) -> FrenchTarotState:
         return FrenchTarotState.empty(batch, self.num_players, self.num_tricks)
 
+    def _fresh(self, batch: int) -> FrenchTarotState:
+        """An empty state of at least ``batch`` rows, kept for resetting rows (read only)."""
+        if self._blank is None or self._blank.batch_size < batch:
+            self._blank = self.new_state(batch)
+        return self._blank
+
     def shuffle_and_deal(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator) -> None:
         """Random deals for ``rows``: uniform shuffles dealt by the pattern of §2."""
         packs = rng.permuted(np.tile(np.arange(NUM_CARDS), (len(rows), 1)), axis=1)
@@ -102,7 +112,7 @@ class FrenchTarotGame:
 
     def start_deal(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, hands: np.ndarray, chien: np.ndarray) -> None:
         """Start deals from given hands ``(R, N, 78)`` and chien ``(R, 78)``."""
-        s.reset_rows(rows, self.new_state(len(rows)))
+        s.reset_rows(rows, self._fresh(len(rows)))
         s.dealer[rows] = dealers
         s.hands[rows] = hands
         s.chien[rows] = chien
@@ -111,10 +121,13 @@ class FrenchTarotGame:
         annulled = petit_sec(hands).any(axis=1)
         if annulled.any():
             self._throw_in(s, rows[annulled], Result.PETIT_SEC)
+        s.legal[rows] = self.legal_action_mask(s, rows)
 
     # ------------------------------------------------------------------ masks
     def legal_action_mask(self, s: FrenchTarotState, rows: np.ndarray | None = None) -> np.ndarray:
-        """(R, A) bool: the legal actions of the player to act in each row (none when done)."""
+        """(R, A) bool: the legal actions of the player to act in each row (none when done),
+        computed from the state. ``s.legal`` holds the same, kept up to date by ``start_deal``
+        and ``step`` (as pgx keeps the mask in its state), for callers that need it every step."""
         rows = np.arange(s.batch_size) if rows is None else np.asarray(rows)
         mask = np.zeros((len(rows), self.num_actions), dtype=bool)
         for phase, idx in self._by_phase(s.phase[rows]):
@@ -139,15 +152,27 @@ class FrenchTarotGame:
         """
         if rows is None:
             rows = np.flatnonzero(s.phase != _DONE)
-        rows = np.asarray(rows, dtype=np.int64)
-        actions = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if type(rows) is not np.ndarray or rows.dtype != np.int64:
+            rows = np.asarray(rows, dtype=np.int64)
+        if type(actions) is not np.ndarray or actions.dtype != np.int64 or actions.ndim != 1:
+            actions = np.asarray(actions, dtype=np.int64).reshape(-1)
         if len(actions) != len(rows):
             raise ValueError(f"got {len(actions)} actions for {len(rows)} deals to play")
         if check:
             self.check_actions(s, rows, actions, mask)
-        for phase, idx in self._by_phase(s.phase[rows]):
-            start, _ = _SPAN[phase]
-            self._apply_fns[phase](s, rows[idx], actions[idx] - start)
+        if len(rows) == 1:  # the AEC env's case: no grouping by phase needed
+            phase = int(s.phase[rows[0]])
+            stale = self._apply_fns[phase](s, rows, actions - _SPAN[phase][0])
+        else:
+            stale = []
+            for phase, idx in self._by_phase(s.phase[rows]):
+                start, _ = _SPAN[phase]
+                done = self._apply_fns[phase](s, rows[idx], actions[idx] - start)
+                stale.append(rows[idx] if done is None else done)
+            stale = np.concatenate(stale) if stale else rows
+        stale = rows if stale is None else stale
+        if len(stale):
+            s.legal[stale] = self.legal_action_mask(s, stale)
 
     def check_actions(self, s: FrenchTarotState, rows: np.ndarray, actions: np.ndarray, mask: np.ndarray | None = None) -> None:
         bad = (actions < 0) | (actions >= self.num_actions)
@@ -262,17 +287,18 @@ class FrenchTarotGame:
         complete = announcements.apply_show(self, s, rows, A.SHOW_CARDS[slot])
         s.phase[complete] = Phase.PLAY
 
-    def _play(self, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> None:
-        complete = play.apply_play(self, s, rows, card)
-        if len(complete) < len(rows) and np.count_nonzero(s.trick_no[rows] == 0):
-            self._to_turn(s, rows)  # rows with a complete trick are set again just below
-        if len(complete):
-            over = play.complete_trick(self, s, complete)
-            s.phase[complete] = Phase.PLAY
-            if len(over):
-                scoring.score_deal(self, s, over)
-                s.phase[over] = Phase.DONE
-                s.result[over] = Result.PLAYED
+    def _play(self, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
+        """Returns the rows whose ``s.legal`` is still to be computed."""
+        over, stale = play.play_cards(self, s, rows, card)
+        if len(stale):
+            first_trick = stale[s.trick_no[stale] == 0]
+            if len(first_trick):
+                self._to_turn(s, first_trick)  # the next player may have a poignée to declare
+        if len(over):
+            scoring.score_deal(self, s, over)
+            s.phase[over] = Phase.DONE
+            s.result[over] = Result.PLAYED
+        return stale
 
     def _throw_in(self, s: FrenchTarotState, rows: np.ndarray, result: Result) -> None:
         s.phase[rows] = Phase.DONE
@@ -282,15 +308,15 @@ class FrenchTarotGame:
     # ------------------------------------------------------------------ helpers
     @staticmethod
     def _by_phase(phases: np.ndarray):
-        """Yield ``(phase, indices)`` for each phase present (cheap for one row)."""
+        """Yield ``(phase, indices)`` for each phase present (a slice when there is one row)."""
         if len(phases) == 1:
             p = int(phases[0])
             if p != _DONE:
-                yield p, _ZERO
+                yield p, _ALL
             return
         counts = np.bincount(phases, minlength=_NUM_PHASES)
         for p in np.flatnonzero(counts[:_DONE]):
             yield int(p), np.flatnonzero(phases == p)
 
 
-_ZERO = np.zeros(1, dtype=np.int64)
+_ALL = slice(None)

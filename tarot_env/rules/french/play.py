@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK
+from tarot_env.rules.french._play_kernel import play_cards_kernel, play_mask_kernel
 from tarot_env.rules.tricks import legal_plays, play_card
 
 if TYPE_CHECKING:
@@ -22,10 +23,23 @@ if TYPE_CHECKING:
     from tarot_env.rules.french.state import FrenchTarotState
 
 _SUIT_OF = FRENCH_DECK.suit.astype(np.int64)
+_STRENGTH = FRENCH_DECK.strength.astype(np.int64)
 _SUIT_CARDS = np.stack([k == _SUIT_OF for k in range(4)])
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+JIT_READY = play_cards_kernel is not None and play_mask_kernel is not None
 
 
 def play_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+    """(R, 78) bool: the cards the player to act may play (see :func:`play_mask_numpy`)."""
+    if g.use_jit:
+        c = g.config
+        return play_mask_kernel(rows, s.hands, s.current, s.lead_suit, s.top_trump, s.trick_no, s.trick_size, s.called,
+                                _SUIT_OF, _STRENGTH, g.num_players, c.excuse_opening_lead == "next_player",
+                                c.called_suit_only_hand == "excuse_if_held", EXCUSE)  # fmt: skip
+    return play_mask_numpy(g, s, rows)
+
+
+def play_mask_numpy(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """(R, 78) bool: the cards the player to act may play."""
     hand = s.hands[rows, s.current[rows]]
     legal = legal_plays(g.tricks, hand, s.lead_suit[rows], s.top_trump[rows])
@@ -53,6 +67,29 @@ def _opening_lead(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, han
         allowed[excuse_only, EXCUSE] = True
         stuck &= ~hand[:, EXCUSE]
     return np.where(stuck[:, None], hand, allowed)
+
+
+def play_cards(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Play one card per row, completing the tricks that fill up (:func:`apply_play` then
+    :func:`complete_trick`, or their compiled twin).
+
+    Returns ``(over, unrefreshed)``: the rows whose deal is over, and the rows whose
+    ``s.legal`` the caller must still compute (the compiled twin refreshes the others)."""
+    if g.use_jit:
+        c = g.config
+        status = play_cards_kernel(rows, card, s.hands, s.played, s.trick, s.trick_of, s.lead_suit, s.top_trump, s.best_key,
+                                 s.best_seat, s.trick_size, s.current, s.partner_known, s.called, s.excuse_seat,
+                                 s.trick_no, s.leader, s.leaders, s.winners, s.pile, s.exchange, s.taker, s.partner,
+                                 s.chelem, _SUIT_OF, _STRENGTH, g.num_players, g.num_tricks, EXCUSE,
+                                 c.excuse_chelem_needs_announcement, c.excuse_chelem_defence,
+                                 c.excuse_last_trick == "changes_camp", s.legal, c.excuse_opening_lead == "next_player",
+                                 c.called_suit_only_hand == "excuse_if_held")  # fmt: skip
+        if len(rows) == 1:
+            code = int(status[0])
+            return (rows if code == 1 else _NO_ROWS), (_NO_ROWS if code == 0 else rows)
+        return rows[status == 1], rows[status != 0]
+    complete = apply_play(g, s, rows, card)
+    return (complete_trick(g, s, complete) if len(complete) else _NO_ROWS), rows
 
 
 def apply_play(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tarot_env.cards.french import NUM_CARDS
+from tarot_env.rules.french.actions import NUM_ACTIONS
 
 
 class _Codes:
@@ -75,6 +76,7 @@ class FrenchTarotState:
     # whose turn
     phase: np.ndarray  # (B,) Phase
     current: np.ndarray  # (B,) seat to act
+    legal: np.ndarray  # (B, A) bool: legal actions of the seat to act, kept up to date by the game
     # bidding
     bids: np.ndarray  # (B, N) -1 not yet spoken, 0 pass, 1..4 contract bid
     n_spoken: np.ndarray  # (B,)
@@ -133,6 +135,7 @@ class FrenchTarotState:
             chien_seen=z(B, bool),
             phase=full(B, Phase.DONE),
             current=z(B, np.int64),
+            legal=z((B, NUM_ACTIONS), bool),
             bids=full((B, N), -1),
             n_spoken=z(B, np.int64),
             contract=z(B, np.int64),
