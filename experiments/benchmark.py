@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 import tarot_env
+from tarot_env._jit import JIT_AVAILABLE
 
 #: configurations measured per env id
 CONFIGS: dict[str, list[dict]] = {
@@ -29,15 +30,19 @@ CONFIGS: dict[str, list[dict]] = {
 }
 
 
-def bench_aec(env_id: str, config: dict, seconds: float, seed: int = 0) -> dict:
-    """Play random legal deals for about ``seconds``; return decisions and deals per second."""
+def bench_aec(env_id: str, config: dict, seconds: float, repeats: int = 5, seed: int = 0) -> dict:
+    """Play random legal deals for about ``seconds`` in ``repeats`` timed runs.
+
+    Reports the median and the best run's decisions per second: on a shared machine the
+    speed of one core varies from minute to minute, and the median of several runs is the
+    steadier figure.
+    """
     env = tarot_env.make(env_id, **config)
     rng = np.random.default_rng(seed)
-    uniforms = iter(rng.random(10_000_000))  # the random agent's draws, made up front: the env is measured
-    env.reset(seed=seed)
-    decisions = deals = 0
-    start = time.perf_counter()
-    while True:
+    uniforms = iter(rng.random(20_000_000))  # the random agent's draws, made up front: the env is measured
+
+    def play_deal() -> int:
+        n = 0
         for _ in env.agent_iter():
             obs, _, termination, truncation, _ = env.last()
             if termination or truncation:
@@ -45,22 +50,39 @@ def bench_aec(env_id: str, config: dict, seconds: float, seed: int = 0) -> dict:
                 continue
             legal = obs["action_mask"].nonzero()[0]
             env.step(int(legal[int(next(uniforms) * len(legal))]))
-            decisions += 1
-        deals += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            break
+            n += 1
+        return n
+
+    env.reset(seed=seed)
+    for _ in range(3):  # warm-up: compiled kernels load (or compile) on first use
+        play_deal()
         env.reset()
+    runs = []
+    for _ in range(repeats):
+        decisions = deals = 0
+        start = time.perf_counter()
+        while True:
+            decisions += play_deal()
+            deals += 1
+            env.reset()
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds / repeats:
+                break
+        runs.append((decisions / elapsed, deals / elapsed, decisions, deals))
+    runs.sort()
+    median = runs[len(runs) // 2]
     return {
         "env": env_id,
         "config": config,
         "api": "aec",
-        "deals": deals,
-        "decisions": decisions,
-        "seconds": round(elapsed, 3),
-        "decisions_per_second": round(decisions / elapsed, 1),
-        "deals_per_second": round(deals / elapsed, 2),
-        "decisions_per_deal": round(decisions / deals, 1),
+        "repeats": repeats,
+        "seconds": seconds,
+        "deals": sum(r[3] for r in runs),
+        "decisions": sum(r[2] for r in runs),
+        "decisions_per_second": round(median[0], 1),
+        "decisions_per_second_best": round(runs[-1][0], 1),
+        "deals_per_second": round(median[1], 2),
+        "decisions_per_deal": round(sum(r[2] for r in runs) / sum(r[3] for r in runs), 1),
     }
 
 
@@ -68,7 +90,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--env", action="append", help="env id (repeatable; default: all)")
     parser.add_argument("--players", type=int, action="append", help="player counts (repeatable; default: all of the env)")
-    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per configuration (default 5)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds per configuration (default 10)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per configuration; the median is reported (default 5)")
     parser.add_argument("--out", default="results/benchmark.json", help="JSON output file")
     args = parser.parse_args()
 
@@ -77,12 +100,13 @@ def main() -> None:
         for config in CONFIGS.get(env_id, [{}]):
             if args.players and config.get("num_players") not in args.players:
                 continue
-            r = bench_aec(env_id, config, args.seconds)
+            r = bench_aec(env_id, config, args.seconds, args.repeats)
             results.append(r)
             print(
                 f"{env_id:<20} players={config.get('num_players', '-')!s:<3} "
-                f"{r['decisions_per_second']:>10,.0f} decisions/s  {r['deals_per_second']:>8,.1f} deals/s  "
-                f"({r['decisions_per_deal']:.1f} decisions per deal, {r['deals']} deals)",
+                f"{r['decisions_per_second']:>10,.0f} decisions/s (median of {r['repeats']}; best "
+                f"{r['decisions_per_second_best']:,.0f})  {r['deals_per_second']:>7,.1f} deals/s  "
+                f"({r['decisions_per_deal']:.1f} decisions per deal)",
                 flush=True,
             )
     out = Path(args.out)
@@ -92,6 +116,7 @@ def main() -> None:
         "numpy": np.__version__,
         "processor": platform.processor() or platform.machine(),
         "cpus": os.cpu_count(),
+        "jit": JIT_AVAILABLE,
         "note": "one process, one core",
     }
     out.write_text(json.dumps({"machine": machine, "results": results}, indent=2) + "\n")

@@ -11,71 +11,83 @@ from __future__ import annotations
 import numpy as np
 
 from tarot_env._jit import njit
+from tarot_env.rules.french.state import COLUMN
 
 # positions of the field offsets in the ``offsets`` argument (-1: field absent)
 HAND, DECISION, DEALER, BIDS, TAKER, CONTRACT, CALLED, PARTNER, ALONE, CHIEN, ECART, CHELEM = range(12)
 POIGNEE, POIGNEE_CARDS, PLAYED, TRICK, LEADERS, WINNERS = range(12, 18)
 NUM_OFFSETS = 18
 _DONE, _BID, _PLAY = 7, 0, 6
+# columns of the state's fields in their blocks (FrenchTarotState.blocks)
+I_PHASE, I_CURRENT, I_DEALER, I_TAKER = COLUMN["phase"], COLUMN["current"], COLUMN["dealer"], COLUMN["taker"]
+I_CONTRACT, I_CALLED, I_PARTNER = COLUMN["contract"], COLUMN["called"], COLUMN["partner"]
+F_PARTNER_KNOWN, F_CHIEN_SEEN, F_CHELEM = COLUMN["partner_known"], COLUMN["chien_seen"], COLUMN["chelem"]
+J_BIDS, J_POIGNEE, J_TRICK = COLUMN["bids"], COLUMN["poignee"], COLUMN["trick"]
+S_HANDS, S_PLAYED, S_POIGNEE_CARDS = COLUMN["hands"], COLUMN["played"], COLUMN["poignee_cards"]
+K_CHIEN, K_ECART = COLUMN["chien"], COLUMN["ecart"]
+H_LEADERS, H_WINNERS = COLUMN["leaders"], COLUMN["winners"]
 
 
-def _encode(out, rows, viewers, offsets, n, hands, phase, current, dealer, bids, taker, contract, called, partner,
-            partner_known, chien, chien_seen, ecart, chelem, poignee, poignee_cards, played, trick, leaders, winners,
-            is_trump, call_slot):  # fmt: skip
-    C = hands.shape[2]
-    T = leaders.shape[1]
+def _encode(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, card_flags, history, is_trump, call_slot):
+    C = seat_cards.shape[3]
+    T = history.shape[2]
     for i in range(rows.shape[0]):
         b = rows[i]
         v = viewers[i]
         o = out[i]
+        hand = seat_cards[b, S_HANDS, v]
         for c in range(C):
-            o[offsets[HAND] + c] = hands[b, v, c]
-        ph = phase[b]
-        if current[b] == v and ph != _DONE:
+            o[offsets[HAND] + c] = hand[c]
+        ph = ints[b, I_PHASE]
+        if ints[b, I_CURRENT] == v and ph != _DONE:
             o[offsets[DECISION] + min(ph, _PLAY)] = 1
-        o[offsets[DEALER] + (dealer[b] - v) % n] = 1
-        tk = taker[b]
+        o[offsets[DEALER] + (ints[b, I_DEALER] - v) % n] = 1
+        tk = ints[b, I_TAKER]
         if tk >= 0:
             o[offsets[TAKER] + (tk - v) % n] = 1
-        if ph != _BID and contract[b] > 0:
-            o[offsets[CONTRACT] + contract[b] - 1] = 1
+        contract = ints[b, I_CONTRACT]
+        if ph != _BID and contract > 0:
+            o[offsets[CONTRACT] + contract - 1] = 1
         if offsets[CALLED] >= 0:
-            cc = called[b]
+            cc = ints[b, I_CALLED]
             if cc >= 0:
                 o[offsets[CALLED] + call_slot[cc]] = 1
-                knows = partner_known[b] or hands[b, v, cc] or played[b, v, cc]
+                knows = flags[b, F_PARTNER_KNOWN] or hand[cc] or seat_cards[b, S_PLAYED, v, cc]
                 if knows:
-                    if partner[b] >= 0:
-                        o[offsets[PARTNER] + (partner[b] - v) % n] = 1
+                    partner = ints[b, I_PARTNER]
+                    if partner >= 0:
+                        o[offsets[PARTNER] + (partner - v) % n] = 1
                     else:
                         o[offsets[ALONE]] = 1
-        if chien_seen[b]:
+        if flags[b, F_CHIEN_SEEN]:
             for c in range(C):
-                o[offsets[CHIEN] + c] = chien[b, c]
+                o[offsets[CHIEN] + c] = card_flags[b, K_CHIEN, c]
         mine = tk == v
         for c in range(C):
-            if ecart[b, c] and (mine or is_trump[c]):
+            if card_flags[b, K_ECART, c] and (mine or is_trump[c]):
                 o[offsets[ECART] + c] = 1
-        o[offsets[CHELEM]] = chelem[b]
+        o[offsets[CHELEM]] = flags[b, F_CHELEM]
         for k in range(n):
             seat = (v + k) % n
-            bid = bids[b, seat]
+            bid = seat_ints[b, J_BIDS, seat]
             if bid >= 0:
                 o[offsets[BIDS] + 5 * k + bid] = 1
-            pg = poignee[b, seat]
+            pg = seat_ints[b, J_POIGNEE, seat]
             if pg > 0:
                 o[offsets[POIGNEE] + 3 * k + pg - 1] = 1
             for c in range(C):
-                o[offsets[POIGNEE_CARDS] + C * k + c] = poignee_cards[b, seat, c]
-                o[offsets[PLAYED] + C * k + c] = played[b, seat, c]
-            card = trick[b, seat]
+                o[offsets[POIGNEE_CARDS] + C * k + c] = seat_cards[b, S_POIGNEE_CARDS, seat, c]
+                o[offsets[PLAYED] + C * k + c] = seat_cards[b, S_PLAYED, seat, c]
+            card = seat_ints[b, J_TRICK, seat]
             if card >= 0:
                 o[offsets[TRICK] + C * k + card] = 1
         for t in range(T):
-            if leaders[b, t] >= 0:
-                o[offsets[LEADERS] + n * t + (leaders[b, t] - v) % n] = 1
-            if winners[b, t] >= 0:
-                o[offsets[WINNERS] + n * t + (winners[b, t] - v) % n] = 1
+            leader = history[b, H_LEADERS, t]
+            if leader >= 0:
+                o[offsets[LEADERS] + n * t + (leader - v) % n] = 1
+            winner = history[b, H_WINNERS, t]
+            if winner >= 0:
+                o[offsets[WINNERS] + n * t + (winner - v) % n] = 1
 
 
 encode_kernel = njit(_encode)

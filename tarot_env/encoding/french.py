@@ -115,9 +115,9 @@ class FrenchTarotEncoder:
         """
         if self.use_jit:
             out = np.zeros((len(rows), self.size), dtype=np.int8)
-            encode_kernel(out, rows, viewers, self._offsets, self.n, s.hands, s.phase, s.current, s.dealer, s.bids, s.taker,
-                          s.contract, s.called, s.partner, s.partner_known, s.chien, s.chien_seen, s.ecart, s.chelem,
-                          s.poignee, s.poignee_cards, s.played, s.trick, s.leaders, s.winners, IS_TRUMP, _CALL_SLOT)  # fmt: skip
+            b = s.blocks
+            encode_kernel(out, rows, viewers, self._offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
+                          b["card_flags"], b["history"], IS_TRUMP, _CALL_SLOT)  # fmt: skip
             return out
         return self.encode_numpy(s, rows, viewers)
 

@@ -82,7 +82,12 @@ class TarotAECEnv(AECEnv):
         """Start a deal in ``self.state``: the parsed fixed ``deal``, or a random one if None."""
         raise NotImplementedError
 
-    def _deal_record(self) -> dict[str, Any]:
+    def _deal_snapshot(self) -> Any:
+        """What the record needs of the deal just dealt (copied; formatted only on demand)."""
+        raise NotImplementedError
+
+    def _deal_record(self, snapshot: Any) -> dict[str, Any]:
+        """The interface.md §4 form of a deal snapshot."""
         raise NotImplementedError
 
     def _trick_points(self) -> np.ndarray | None:
@@ -125,7 +130,7 @@ class TarotAECEnv(AECEnv):
         elif self._rng is None:
             self._rng = np.random.default_rng()
         self._start(deal, self._rng)
-        self._deal = self._deal_record()
+        self._deal = self._deal_snapshot()
         self._actions = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -237,18 +242,13 @@ class TarotAECEnv(AECEnv):
     def _finish(self) -> None:
         final = self.final_rewards() - self._shaped
         scores = [int(x) for x in self.state.scores[0]]
+        info = {"scores": scores, **self.result_info()}
         for i, a in enumerate(self.possible_agents):
             # this step's shaping (already in self._shaped) plus what makes the deal's sum exact
             self.rewards[a] = self.rewards[a] + float(final[i])
             self.terminations[a] = True
-            self.infos[a] = {"scores": scores, **self.result_info()}
-        self._last_record = {
-            "env": self.metadata["name"],
-            "config": self.config.to_dict(),
-            "deal": self._deal,
-            "actions": [self.action_to_string(a) for a in self._actions],
-            "scores": scores,
-        }
+            self.infos[a] = dict(info, scores=list(scores))
+        self._last_record = (self._deal, self._actions, scores)  # made into a dict by record(), on demand
         self.agent_selection = self.possible_agents[int(self.state.current[0])]
 
     def result_info(self) -> dict[str, Any]:
@@ -258,7 +258,14 @@ class TarotAECEnv(AECEnv):
         """The JSON-ready record of the last finished deal (interface.md §5)."""
         if self._last_record is None:
             raise RuntimeError("no deal has finished yet: record() describes the last finished deal")
-        return self._last_record
+        deal, actions, scores = self._last_record
+        return {
+            "env": self.metadata["name"],
+            "config": self.config.to_dict(),
+            "deal": self._deal_record(deal),
+            "actions": [self.action_to_string(a) for a in actions],
+            "scores": list(scores),
+        }
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -68,10 +68,12 @@ class FrenchTarotEnv(TarotAECEnv):
             self.game.start_deal(self.state, rows, np.array([dealer]), hands[None], chien[None])
         self._tricks_seen = 0
 
-    def _deal_record(self) -> dict[str, Any]:
+    def _deal_snapshot(self) -> tuple[int, np.ndarray, np.ndarray]:
         s = self.state
-        hands = s.hands[0].copy()
-        return format_deal(int(s.dealer[0]), hands, s.chien[0])
+        return int(s.dealer[0]), s.hands[0].copy(), s.chien[0].copy()
+
+    def _deal_record(self, snapshot: tuple[int, np.ndarray, np.ndarray]) -> dict[str, Any]:
+        return format_deal(*snapshot)
 
     def _trick_points(self) -> np.ndarray | None:
         s = self.state

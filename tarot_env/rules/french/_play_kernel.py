@@ -5,6 +5,9 @@ absent (or ``TAROT_ENV_JIT=0``, or ``FrenchTarotGame(use_jit=False)``). These lo
 same thing row by row, because at batch size 1 the ~100 NumPy calls of a card play cost
 ~150 µs while this costs a few. ``tests/test_kernels.py`` plays thousands of random deals
 through both and compares every state field after every action.
+
+The kernels read and write the state's blocks (``FrenchTarotState.blocks``); the names in
+capitals are the columns of the fields in their block.
 """
 
 from __future__ import annotations
@@ -13,6 +16,39 @@ import numpy as np
 
 from tarot_env._jit import njit
 from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
+from tarot_env.rules.french.state import COLUMN
+
+# ints
+CURRENT, CALLED, TAKER, PARTNER = COLUMN["current"], COLUMN["called"], COLUMN["taker"], COLUMN["partner"]
+TRICK_SIZE, TRICK_NO, LEADER, LEAD_SUIT = COLUMN["trick_size"], COLUMN["trick_no"], COLUMN["leader"], COLUMN["lead_suit"]
+TOP_TRUMP, BEST_KEY, BEST_SEAT = COLUMN["top_trump"], COLUMN["best_key"], COLUMN["best_seat"]
+EXCUSE_SEAT, EXCHANGE = COLUMN["excuse_seat"], COLUMN["exchange"]
+# flags, seat_ints, seat_cards, card_ints, history
+PARTNER_KNOWN, CHELEM = COLUMN["partner_known"], COLUMN["chelem"]
+TRICK = COLUMN["trick"]
+HANDS, PLAYED = COLUMN["hands"], COLUMN["played"]
+TRICK_OF, PILE = COLUMN["trick_of"], COLUMN["pile"]
+LEADERS, WINNERS = COLUMN["leaders"], COLUMN["winners"]
+# the ``opts`` argument
+N, NUM_TRICKS, EXCUSE, NEEDS_ANNOUNCEMENT, EXCUSE_CHELEM_DEFENCE, CHANGES_CAMP, OPENING_NEXT_PLAYER, EXCUSE_IF_HELD = range(8)
+
+
+def play_options(game) -> np.ndarray:
+    """The ``opts`` argument of the kernels for a game (player count, tricks, rule options)."""
+    c = game.config
+    return np.array(
+        [
+            game.num_players,
+            game.num_tricks,
+            game.deck_excuse,
+            c.excuse_chelem_needs_announcement,
+            c.excuse_chelem_defence,
+            c.excuse_last_trick == "changes_camp",
+            c.excuse_opening_lead == "next_player",
+            c.called_suit_only_hand == "excuse_if_held",
+        ],
+        dtype=np.int64,
+    )
 
 
 def _is_attack_py(seat, taker, partner):
@@ -22,21 +58,21 @@ def _is_attack_py(seat, taker, partner):
 _is_attack = njit(_is_attack_py) or _is_attack_py
 
 
-def _legal_cards_py(out, b, hands, current, lead_suit, top_trump, trick_no, trick_size, called, suit, strength, n,
-                    opening_next_player, excuse_if_held, excuse):  # fmt: skip
+def _legal_cards_py(out, b, ints, seat_cards, suit, strength, opts):
     """play.play_mask for row ``b``, written into ``out`` (C,): the shared duties
     (tricks.legal_plays) and §10's opening lead."""
-    C = hands.shape[2]
-    p = current[b]
-    led = lead_suit[b]
-    top = top_trump[b]
+    C = out.shape[0]
+    p = ints[b, CURRENT]
+    led = ints[b, LEAD_SUIT]
+    top = ints[b, TOP_TRUMP]
+    hand = seat_cards[b, HANDS, p]
     if led < 0:
         for c in range(C):
-            out[c] = hands[b, p, c]
+            out[c] = hand[c]
     else:
         n_follow = n_trump = n_higher = 0
         for c in range(C):
-            if hands[b, p, c]:
+            if hand[c]:
                 if suit[c] == led and led < TRUMP_SUIT:
                     n_follow += 1
                 if suit[c] == TRUMP_SUIT:
@@ -44,7 +80,7 @@ def _legal_cards_py(out, b, hands, current, lead_suit, top_trump, trick_no, tric
                     if strength[c] > top:
                         n_higher += 1
         for c in range(C):
-            if not hands[b, p, c]:
+            if not hand[c]:
                 out[c] = False
             elif suit[c] == EXCUSE_SUIT:
                 out[c] = True
@@ -55,8 +91,9 @@ def _legal_cards_py(out, b, hands, current, lead_suit, top_trump, trick_no, tric
             else:
                 out[c] = True
     # §10: trick 1 may not be opened in the called suit, except with the called card
-    if n == 5 and trick_no[b] == 0 and led < 0 and (opening_next_player or trick_size[b] == 0):
-        cc = called[b]
+    if opts[N] == 5 and ints[b, TRICK_NO] == 0 and led < 0 and (opts[OPENING_NEXT_PLAYER] or ints[b, TRICK_SIZE] == 0):
+        cc = ints[b, CALLED]
+        excuse = opts[EXCUSE]
         banned_suit = suit[cc]
         others = 0
         for c in range(C):
@@ -65,139 +102,130 @@ def _legal_cards_py(out, b, hands, current, lead_suit, top_trump, trick_no, tric
             if out[c] and c != excuse:
                 others += 1
         if others == 0:  # nothing but the called suit (and perhaps the Excuse)
-            if excuse_if_held and hands[b, p, excuse]:
+            if opts[EXCUSE_IF_HELD] and hand[excuse]:
                 for c in range(C):
                     out[c] = c == excuse
             else:
                 for c in range(C):
-                    out[c] = hands[b, p, c]
+                    out[c] = hand[c]
 
 
 _legal_cards = njit(_legal_cards_py) or _legal_cards_py
 
 
-def _play_mask(rows, hands, current, lead_suit, top_trump, trick_no, trick_size, called, suit, strength,
-               n, opening_next_player, excuse_if_held, excuse):  # fmt: skip
+def _play_mask(rows, ints, seat_cards, suit, strength, opts):
     """play.play_mask: (R, C) legal cards of the seat to act."""
-    out = np.zeros((rows.shape[0], hands.shape[2]), dtype=np.bool_)
+    out = np.zeros((rows.shape[0], seat_cards.shape[3]), dtype=np.bool_)
     for i in range(rows.shape[0]):
-        _legal_cards(out[i], rows[i], hands, current, lead_suit, top_trump, trick_no, trick_size, called, suit, strength,
-                     n, opening_next_player, excuse_if_held, excuse)  # fmt: skip
+        _legal_cards(out[i], rows[i], ints, seat_cards, suit, strength, opts)
     return out
 
 
-def _play_cards(rows, cards, hands, played, trick, trick_of, lead_suit, top_trump, best_key, best_seat, trick_size,
-                current, partner_known, called, excuse_seat, trick_no, leader, leaders, winners, pile, exchange, taker,
-                partner, chelem, suit, strength, n, num_tricks, excuse, needs_announcement, excuse_chelem_defence,
-                changes_camp, legal, opening_next_player, excuse_if_held):  # fmt: skip
+def _play_cards(rows, cards, ints, flags, seat_ints, seat_cards, card_ints, history, legal, suit, strength, opts):
     """play.apply_play then play.complete_trick, then the next seat's legal cards into ``legal``.
 
     Returns a status per row: 0 done (``legal`` is up to date), 1 the deal is over, 2 still in
     trick 1 (the next seat may have a poignée to declare first: the caller decides)."""
-    R = rows.shape[0]
-    status = np.zeros(R, dtype=np.int8)
-    for i in range(R):
+    n = opts[N]
+    num_tricks = opts[NUM_TRICKS]
+    excuse = opts[EXCUSE]
+    status = np.zeros(rows.shape[0], dtype=np.int8)
+    for i in range(rows.shape[0]):
         b = rows[i]
         c = cards[i]
-        p = current[b]
+        p = ints[b, CURRENT]
+        t = ints[b, TRICK_NO]
         # apply_play
-        hands[b, p, c] = False
-        played[b, p, c] = True
-        trick[b, p] = c
-        trick_of[b, c] = trick_no[b]
+        seat_cards[b, HANDS, p, c] = False
+        seat_cards[b, PLAYED, p, c] = True
+        seat_ints[b, TRICK, p] = c
+        card_ints[b, TRICK_OF, c] = t
         su = suit[c]
-        if lead_suit[b] < 0 and su != EXCUSE_SUIT:
-            lead_suit[b] = su
-        key = strength[c] if (su == TRUMP_SUIT or su == lead_suit[b]) else -1
-        if su == TRUMP_SUIT and strength[c] > top_trump[b]:
-            top_trump[b] = strength[c]
-        if key > best_key[b]:
-            best_key[b] = key
-            best_seat[b] = p
-        if called[b] >= 0 and c == called[b]:
-            partner_known[b] = True
+        if ints[b, LEAD_SUIT] < 0 and su != EXCUSE_SUIT:
+            ints[b, LEAD_SUIT] = su
+        key = strength[c] if (su == TRUMP_SUIT or su == ints[b, LEAD_SUIT]) else -1
+        if su == TRUMP_SUIT and strength[c] > ints[b, TOP_TRUMP]:
+            ints[b, TOP_TRUMP] = strength[c]
+        if key > ints[b, BEST_KEY]:
+            ints[b, BEST_KEY] = key
+            ints[b, BEST_SEAT] = p
+        if ints[b, CALLED] >= 0 and c == ints[b, CALLED]:
+            flags[b, PARTNER_KNOWN] = True
         if c == excuse:
-            excuse_seat[b] = p
-        trick_size[b] += 1
-        current[b] = (p + 1) % n
-        if trick_size[b] < n:
-            status[i] = 2 if trick_no[b] == 0 else 0
-            if status[i] == 0:
-                _next_legal(legal, b, hands, current, lead_suit, top_trump, trick_no, trick_size, called, suit, strength, n,
-                            opening_next_player, excuse_if_held, excuse)  # fmt: skip
+            ints[b, EXCUSE_SEAT] = p
+        ints[b, TRICK_SIZE] += 1
+        ints[b, CURRENT] = (p + 1) % n
+        if ints[b, TRICK_SIZE] < n:
+            if t == 0:
+                status[i] = 2
+            else:
+                _next_legal(legal, b, ints, seat_cards, suit, strength, opts)
             continue
         # complete_trick
-        t = trick_no[b]
-        winner = best_seat[b]
-        tk = taker[b]
-        pt = partner[b]
-        ex_seat = excuse_seat[b]
-        excuse_here = ex_seat >= 0 and trick_of[b, excuse] == t
+        winner = ints[b, BEST_SEAT]
+        tk = ints[b, TAKER]
+        pt = ints[b, PARTNER]
+        ex_seat = ints[b, EXCUSE_SEAT]
+        excuse_here = ex_seat >= 0 and card_ints[b, TRICK_OF, excuse] == t
         last = t == num_tricks - 1
         if excuse_here and last:
             ex_attack = _is_attack(ex_seat, tk, pt)
             attack_tricks = 0
             for k in range(num_tricks - 1):
-                if _is_attack(winners[b, k], tk, pt):
+                if _is_attack(history[b, WINNERS, k], tk, pt):
                     attack_tricks += 1
             won_all = attack_tricks == num_tricks - 1 if ex_attack else attack_tricks == 0
-            if needs_announcement:
-                won_all = won_all and ex_attack and chelem[b]
-            if not excuse_chelem_defence:
+            if opts[NEEDS_ANNOUNCEMENT]:
+                won_all = won_all and ex_attack and flags[b, CHELEM]
+            if not opts[EXCUSE_CHELEM_DEFENCE]:
                 won_all = won_all and ex_attack
             if won_all:
                 winner = ex_seat
-        winners[b, t] = winner
-        leaders[b, t] = leader[b]
+        history[b, WINNERS, t] = winner
+        history[b, LEADERS, t] = ints[b, LEADER]
         for s in range(n):
-            pile[b, trick[b, s]] = winner
+            card_ints[b, PILE, seat_ints[b, TRICK, s]] = winner
         if excuse_here:
             owner_attack = _is_attack(ex_seat, tk, pt)
             winner_attack = _is_attack(winner, tk, pt)
-            lost_last = last and winner != ex_seat
-            if lost_last:
-                if changes_camp:
-                    if owner_attack:
-                        seat = (tk + n // 2) % n
-                        pile[b, excuse] = (seat + 1) % n if seat == pt else seat
-                    else:
-                        pile[b, excuse] = tk
+            if last and winner != ex_seat:  # played to the last trick, not a winning chelem Excuse
+                if not opts[CHANGES_CAMP]:
+                    card_ints[b, PILE, excuse] = winner
+                elif owner_attack:
+                    seat = (tk + n // 2) % n
+                    card_ints[b, PILE, excuse] = (seat + 1) % n if seat == pt else seat
                 else:
-                    pile[b, excuse] = winner
+                    card_ints[b, PILE, excuse] = tk
             else:
-                pile[b, excuse] = ex_seat
+                card_ints[b, PILE, excuse] = ex_seat
                 if owner_attack != winner_attack:
-                    exchange[b] += 1 if winner_attack else -1
+                    ints[b, EXCHANGE] += 1 if winner_attack else -1
         for s in range(n):
-            trick[b, s] = -1
-        trick_size[b] = 0
-        trick_no[b] = t + 1
-        leader[b] = winner
-        current[b] = winner
-        lead_suit[b] = -1
-        top_trump[b] = 0
-        best_key[b] = -1
-        best_seat[b] = -1
+            seat_ints[b, TRICK, s] = -1
+        ints[b, TRICK_SIZE] = 0
+        ints[b, TRICK_NO] = t + 1
+        ints[b, LEADER] = winner
+        ints[b, CURRENT] = winner
+        ints[b, LEAD_SUIT] = -1
+        ints[b, TOP_TRUMP] = 0
+        ints[b, BEST_KEY] = -1
+        ints[b, BEST_SEAT] = -1
         if t + 1 == num_tricks:
             status[i] = 1
         else:
-            _next_legal(legal, b, hands, current, lead_suit, top_trump, trick_no, trick_size, called, suit, strength, n,
-                        opening_next_player, excuse_if_held, excuse)  # fmt: skip
+            _next_legal(legal, b, ints, seat_cards, suit, strength, opts)
     return status
 
 
-def _next_legal_py(legal, b, hands, current, lead_suit, top_trump, trick_no, trick_size, called, suit, strength, n,
-                   opening_next_player, excuse_if_held, excuse):  # fmt: skip
+def _next_legal_py(legal, b, ints, seat_cards, suit, strength, opts):
     """The row's legal actions: its play span (ids 0..C-1) from the cards, nothing else."""
-    C = hands.shape[2]
+    C = seat_cards.shape[3]
     for a in range(C, legal.shape[1]):
         legal[b, a] = False
-    _legal_cards(legal[b, :C], b, hands, current, lead_suit, top_trump, trick_no, trick_size, called, suit, strength, n,
-                 opening_next_player, excuse_if_held, excuse)  # fmt: skip
+    _legal_cards(legal[b, :C], b, ints, seat_cards, suit, strength, opts)
 
 
 _next_legal = njit(_next_legal_py) or _next_legal_py
-
 
 play_mask_kernel = njit(_play_mask)
 play_cards_kernel = njit(_play_cards)

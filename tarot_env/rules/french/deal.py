@@ -30,10 +30,14 @@ def deal_destinations(config: FrenchTarotConfig) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def deal_packs(config: FrenchTarotConfig, dealers: np.ndarray, packs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Deal shuffled packs ``(R, 78)`` (card ids in pack order) -> hands ``(R, N, 78)``, chien."""
+def deal_packs(
+    config: FrenchTarotConfig, dealers: np.ndarray, packs: np.ndarray, dest: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Deal shuffled packs ``(R, 78)`` (card ids in pack order) -> hands ``(R, N, 78)``, chien.
+
+    ``dest`` is :func:`deal_destinations` of the config, when the caller keeps it."""
     n = config.num_players
-    dest = deal_destinations(config)
+    dest = deal_destinations(config) if dest is None else dest
     r = len(dealers)
     seat_of_pos = np.where(dest[None, :] < n, (dealers[:, None] + 1 + dest[None, :]) % n, n)
     owners = np.empty((r, NUM_CARDS), dtype=np.int64)

@@ -23,8 +23,9 @@ import numpy as np
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK, IS_TRUMP, NUM_CARDS
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french import announcements, bidding, call, ecart, play, scoring
+from tarot_env.rules.french._play_kernel import play_options
 from tarot_env.rules.french.config import FrenchTarotConfig
-from tarot_env.rules.french.deal import deal_packs, petit_sec
+from tarot_env.rules.french.deal import deal_destinations, deal_packs, petit_sec
 from tarot_env.rules.french.state import FrenchTarotState, Phase, Result
 from tarot_env.rules.tricks import TrickTables
 
@@ -60,6 +61,9 @@ class FrenchTarotGame:
         self.poignee_sizes = np.array(self.config.poignee_sizes, dtype=np.int64)
         self.tricks = TrickTables.for_deck(FRENCH_DECK, must_overtrump=True)
         self._blank: FrenchTarotState | None = None
+        self._destinations = deal_destinations(self.config)
+        self.deck_excuse = EXCUSE
+        self.play_options = play_options(self)  # what the compiled play kernels need to know of the rules
         self._mask_fns: dict[int, Callable] = {
             Phase.BID: bidding.bid_mask,
             Phase.CALL: call.call_mask,
@@ -103,7 +107,7 @@ class FrenchTarotGame:
     def shuffle_and_deal(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator) -> None:
         """Random deals for ``rows``: uniform shuffles dealt by the pattern of §2."""
         packs = rng.permuted(np.tile(np.arange(NUM_CARDS), (len(rows), 1)), axis=1)
-        hands, chien = deal_packs(self.config, dealers, packs)
+        hands, chien = deal_packs(self.config, dealers, packs, self._destinations)
         self.start_deal(s, rows, dealers, hands, chien)
         if self.config.petit_sec == "redeal":
             again = rows[s.result[rows] == Result.PETIT_SEC]

@@ -32,10 +32,7 @@ JIT_READY = play_cards_kernel is not None and play_mask_kernel is not None
 def play_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """(R, 78) bool: the cards the player to act may play (see :func:`play_mask_numpy`)."""
     if g.use_jit:
-        c = g.config
-        return play_mask_kernel(rows, s.hands, s.current, s.lead_suit, s.top_trump, s.trick_no, s.trick_size, s.called,
-                                _SUIT_OF, _STRENGTH, g.num_players, c.excuse_opening_lead == "next_player",
-                                c.called_suit_only_hand == "excuse_if_held", EXCUSE)  # fmt: skip
+        return play_mask_kernel(rows, s.blocks["ints"], s.blocks["seat_cards"], _SUIT_OF, _STRENGTH, g.play_options)
     return play_mask_numpy(g, s, rows)
 
 
@@ -76,14 +73,9 @@ def play_cards(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, card: 
     Returns ``(over, unrefreshed)``: the rows whose deal is over, and the rows whose
     ``s.legal`` the caller must still compute (the compiled twin refreshes the others)."""
     if g.use_jit:
-        c = g.config
-        status = play_cards_kernel(rows, card, s.hands, s.played, s.trick, s.trick_of, s.lead_suit, s.top_trump, s.best_key,
-                                 s.best_seat, s.trick_size, s.current, s.partner_known, s.called, s.excuse_seat,
-                                 s.trick_no, s.leader, s.leaders, s.winners, s.pile, s.exchange, s.taker, s.partner,
-                                 s.chelem, _SUIT_OF, _STRENGTH, g.num_players, g.num_tricks, EXCUSE,
-                                 c.excuse_chelem_needs_announcement, c.excuse_chelem_defence,
-                                 c.excuse_last_trick == "changes_camp", s.legal, c.excuse_opening_lead == "next_player",
-                                 c.called_suit_only_hand == "excuse_if_held")  # fmt: skip
+        b = s.blocks
+        status = play_cards_kernel(rows, card, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"], b["card_ints"],
+                                   b["history"], b["legal"], _SUIT_OF, _STRENGTH, g.play_options)  # fmt: skip
         if len(rows) == 1:
             code = int(status[0])
             return (rows if code == 1 else _NO_ROWS), (_NO_ROWS if code == 0 else rows)

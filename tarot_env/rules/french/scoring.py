@@ -111,14 +111,18 @@ def chelem_bonus(announced, attack_chelem, defence_chelem, double_penalty: bool 
     -200 for a defence chelem; both of the last two when ``double_penalty`` (§15.5).
 
     Returns the points (in S) and the :class:`Chelem` code."""
-    announced, attack_chelem, defence_chelem = np.broadcast_arrays(announced, attack_chelem, defence_chelem)
-    pts = np.where(announced, np.where(attack_chelem, 400, -200), np.where(attack_chelem, 200, 0))
+    announced, attack_chelem, defence_chelem = (np.asarray(x, dtype=bool) for x in (announced, attack_chelem, defence_chelem))
     both = announced & defence_chelem
-    defence_pts = np.where(both & (not double_penalty), 0, -200)
-    pts = pts + np.where(defence_chelem, defence_pts, 0)
-    result = np.select(
-        [announced & attack_chelem, attack_chelem, both, announced, defence_chelem],
-        [Chelem.ANNOUNCED_MADE, Chelem.UNANNOUNCED_MADE, Chelem.ANNOUNCED_FAILED_AND_DEFENCE, Chelem.ANNOUNCED_FAILED, Chelem.DEFENCE],
-        Chelem.NONE,
+    pts = (
+        np.where(announced, np.where(attack_chelem, 400, -200), np.where(attack_chelem, 200, 0))
+        - 200 * (defence_chelem & ~(both & (not double_penalty)))
+    )
+    # the code of each case; the cases exclude one another except "announced" and "defence"
+    result = (
+        Chelem.ANNOUNCED_MADE * (announced & attack_chelem)
+        + Chelem.UNANNOUNCED_MADE * (~announced & attack_chelem)
+        + Chelem.ANNOUNCED_FAILED * (announced & ~attack_chelem & ~defence_chelem)
+        + Chelem.DEFENCE * (~announced & defence_chelem)
+        + Chelem.ANNOUNCED_FAILED_AND_DEFENCE * both
     )
     return pts, result
