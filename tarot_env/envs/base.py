@@ -66,6 +66,8 @@ class TarotAECEnv(AECEnv):
         self._shaped = np.zeros(n)
         self._viewers = [np.array([i], dtype=np.int64) for i in range(n)]
         self._over = False
+        self._paid = True  # whether self.rewards may hold a nonzero reward
+        self._action_buf = np.zeros(1, dtype=np.int64)
 
     # ------------------------------------------------------------------ hooks
     def _make_game(self, config: Any) -> Any:
@@ -134,6 +136,7 @@ class TarotAECEnv(AECEnv):
         self._actions = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -178,12 +181,15 @@ class TarotAECEnv(AECEnv):
         action = self._parse_action(action)
         mask = self.legal_mask()
         legal = 0 <= action < len(mask) and mask[action]
+        self._action_buf[0] = action if legal else 0
         # an illegal action is refused by the game's check, which explains why, before any change
-        self.game.step(self.state, np.array([action]), _ROW, check=not legal, mask=mask[None])
+        self.game.step(self.state, self._action_buf if legal else np.array([action]), _ROW, check=not legal, mask=mask[None])
         self._actions.append(action)
         self._changed()
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._paid:  # rewards of the last step are cleared (most steps pay nothing)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
         if self.shaping:
             points = self._trick_points()
             if points is not None:
@@ -191,11 +197,14 @@ class TarotAECEnv(AECEnv):
                 self._shaped += shaped
                 for i, a in enumerate(self.possible_agents):
                     self.rewards[a] = float(shaped[i])
+                self._paid = True
         if self._over:
             self._finish()
+            self._paid = True
         else:
             self.agent_selection = self.possible_agents[self._current]
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -215,8 +224,8 @@ class TarotAECEnv(AECEnv):
     def _changed(self) -> None:
         """The state changed: drop cached observations and mask, note whose turn it is."""
         self._cache.clear()
-        self._over = bool(self.state.phase[0] == self.game_done_phase)
-        self._current = int(self.state.current[0])
+        self._over = self.state.phase.item(0) == self.game_done_phase
+        self._current = self.state.current.item(0)
 
     def _parse_action(self, action: Any) -> int:
         if type(action) is int:

@@ -165,7 +165,7 @@ class FrenchTarotGame:
         if check:
             self.check_actions(s, rows, actions, mask)
         if len(rows) == 1:  # the AEC env's case: no grouping by phase needed
-            phase = int(s.phase[rows[0]])
+            phase = s.phase.item(rows.item(0))
             stale = self._apply_fns[phase](s, rows, actions - _SPAN[phase][0])
         else:
             stale = []

@@ -77,7 +77,7 @@ def play_cards(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, card: 
         status = play_cards_kernel(rows, card, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"], b["card_ints"],
                                    b["history"], b["legal"], _SUIT_OF, _STRENGTH, g.play_options)  # fmt: skip
         if len(rows) == 1:
-            code = int(status[0])
+            code = status.item(0)
             return (rows if code == 1 else _NO_ROWS), (_NO_ROWS if code == 0 else rows)
         return rows[status == 1], rows[status != 0]
     complete = apply_play(g, s, rows, card)
