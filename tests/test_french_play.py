@@ -33,7 +33,7 @@ from tarot_env import IllegalActionError
 from tarot_env.cards.deck import TRUMP_SUIT
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK, NUM_CARDS, card
 from tarot_env.rules.french import actions as A
-from tarot_env.rules.tricks import TrickTables, legal_plays, legal_plays_numpy, play_card, play_card_numpy
+from tarot_env.rules.tricks import TrickTables, legal_plays, play_card
 
 TABLES = TrickTables.for_deck(FRENCH_DECK, must_overtrump=True)
 S, H, D, C = 0, 1, 2, 3  # suit codes
@@ -64,8 +64,8 @@ def trick_state(played: str, play_fn=play_card) -> tuple[int, int, int, int]:
 
 
 # the dispatching functions (compiled kernel when numba is there) and the NumPy reference
-LEGAL_FNS = pytest.mark.parametrize("legal_fn", [legal_plays, legal_plays_numpy], ids=["legal_plays", "legal_plays_numpy"])
-PLAY_FNS = pytest.mark.parametrize("play_fn", [play_card, play_card_numpy], ids=["play_card", "play_card_numpy"])
+LEGAL_FNS = pytest.mark.parametrize("legal_fn", [legal_plays], ids=["legal_plays"])
+PLAY_FNS = pytest.mark.parametrize("play_fn", [play_card], ids=["play_card"])
 
 
 # ====================================================================== §13.1 legality, rules level

@@ -13,55 +13,40 @@ import numpy as np
 import pytest
 
 from tarot_env._jit import JIT_AVAILABLE
-from tarot_env.cards.french import FRENCH_DECK
+from tarot_env.cards.french import CALLABLE
 from tarot_env.encoding import _french_kernel
 from tarot_env.encoding.french import FrenchTarotEncoder
-from tarot_env.rules import tricks
-from tarot_env.rules.french import FrenchTarotConfig, FrenchTarotGame, Phase
+from tarot_env.rules.french import FrenchTarotConfig, FrenchTarotGame, Phase, _play_kernel, play
 
 
 def test_jit_is_used_when_numba_is_installed():
     """With numba the kernels are compiled; without it they are None and NumPy runs."""
-    assert (tricks._legal_kernel is not None) == JIT_AVAILABLE
-    assert (tricks._play_kernel is not None) == JIT_AVAILABLE
     assert (_french_kernel.encode_kernel is not None) == JIT_AVAILABLE
+    assert (_play_kernel.play_cards_kernel is not None) == JIT_AVAILABLE
+    assert FrenchTarotGame().use_jit == JIT_AVAILABLE
+    assert not FrenchTarotGame(use_jit=False).use_jit
 
 
-@pytest.mark.parametrize("must_overtrump", [True, False])
-def test_legal_plays_twin_matches_numpy(must_overtrump):
-    """Random hands and trick states (any suit led, any top trump): same legal cards."""
-    t = tricks.TrickTables.for_deck(FRENCH_DECK, must_overtrump=must_overtrump)
+@pytest.mark.skipif(not JIT_AVAILABLE, reason="numba is not installed: only the NumPy path exists")
+def test_play_mask_twin_matches_numpy():
+    """The compiled legal-card mask equals the NumPy one (tricks.legal_plays and §10) on
+    random hands and trick states, including 5-player opening leads."""
     rng = np.random.default_rng(1)
-    for _ in range(400):
-        R = 16
-        hands = rng.random((R, 78)) < rng.random() * 0.4
-        lead = rng.integers(-1, 5, R)
-        top = np.where(rng.random(R) < 0.5, 0, rng.integers(101, 122, R))
-        expected = tricks.legal_plays_numpy(t, hands, lead, top)
-        np.testing.assert_array_equal(tricks.legal_plays(t, hands, lead, top), expected)
-    # the test can fail: the reference does depend on the overtrump duty
-    hand = np.zeros((1, 78), bool)
-    hand[0, [FRENCH_DECK.parse("T5"), FRENCH_DECK.parse("T12")]] = True
-    legal = tricks.legal_plays(t, hand, np.array([4]), np.array([109]))[0]
-    assert legal[FRENCH_DECK.parse("T5")] == (not must_overtrump)
-
-
-@pytest.mark.parametrize("ties_to_later", [True, False])
-def test_play_card_twin_matches_numpy(ties_to_later):
-    t = tricks.TrickTables.for_deck(FRENCH_DECK, must_overtrump=True, ties_to_later=ties_to_later)
-    rng = np.random.default_rng(2)
-    for _ in range(400):
-        R = 16
-        args = (
-            rng.integers(0, 78, R),
-            rng.integers(0, 4, R),
-            rng.integers(-1, 5, R),
-            np.where(rng.random(R) < 0.5, 0, rng.integers(101, 122, R)),
-            rng.integers(-1, 122, R),
-            rng.integers(-1, 4, R),
-        )
-        for got, want in zip(tricks.play_card(t, *args), tricks.play_card_numpy(t, *args)):
-            np.testing.assert_array_equal(got, want)
+    for num_players in (4, 5):
+        for options in ({}, {"excuse_opening_lead": "lapses", "called_suit_only_hand": "excuse_if_held"}):
+            game = FrenchTarotGame(FrenchTarotConfig(num_players=num_players, **options), use_jit=True)
+            B = 64
+            s = game.new_state(B)
+            for _ in range(50):
+                s.hands[:] = rng.random(s.hands.shape) < rng.random() * 0.4
+                s.current[:] = rng.integers(0, num_players, B)
+                s.lead_suit[:] = rng.integers(-1, 5, B)
+                s.top_trump[:] = np.where(rng.random(B) < 0.5, 0, rng.integers(101, 122, B))
+                s.trick_no[:] = rng.integers(0, 2, B)
+                s.trick_size[:] = rng.integers(0, 2, B)
+                s.called[:] = rng.choice(CALLABLE, B)
+                rows = np.arange(B)
+                np.testing.assert_array_equal(play.play_mask(game, s, rows), play.play_mask_numpy(game, s, rows))
 
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])

@@ -62,7 +62,9 @@ class FrenchTarotConfig:
             the called-suit restriction passes to the ``"next_player"`` or ``"lapses"``.
         called_suit_only_hand: §15.11. A 5-player opening leader with nothing but cards of
             the called suit (and perhaps the Excuse) may ``"lead_anything"``, or must lead the
-            Excuse if he holds it (``"excuse_if_held"``).
+            Excuse if he holds it (``"excuse_if_held"``). With 15-card hands this cannot
+            arise in a dealt game (13 other cards of the suit and the Excuse make 14); the
+            option is kept as the spec asks and tested on edited states.
         poignee_forced_discards: §5.2 / §15.9. Trumps the taker was forced to discard (and so
             showed) may be shown again in his poignée.
         petit_au_bout_defence_chelem_shift: §7 / §15.12. In a defence chelem with the

@@ -164,17 +164,18 @@ class FrenchTarotGame:
             raise ValueError(f"got {len(actions)} actions for {len(rows)} deals to play")
         if check:
             self.check_actions(s, rows, actions, mask)
+        # Each phase's update returns the rows whose s.legal it left to refresh (None: all).
         if len(rows) == 1:  # the AEC env's case: no grouping by phase needed
             phase = s.phase.item(rows.item(0))
             stale = self._apply_fns[phase](s, rows, actions - _SPAN[phase][0])
+            stale = rows if stale is None else stale
         else:
-            stale = []
+            parts = []
             for phase, idx in self._by_phase(s.phase[rows]):
                 start, _ = _SPAN[phase]
-                done = self._apply_fns[phase](s, rows[idx], actions[idx] - start)
-                stale.append(rows[idx] if done is None else done)
-            stale = np.concatenate(stale) if stale else rows
-        stale = rows if stale is None else stale
+                left = self._apply_fns[phase](s, rows[idx], actions[idx] - start)
+                parts.append(rows[idx] if left is None else left)
+            stale = np.concatenate(parts)
         if len(stale):
             s.legal[stale] = self.legal_action_mask(s, stale)
 
