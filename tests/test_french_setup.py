@@ -781,6 +781,17 @@ def test_forced_discarded_trump_counts_toward_the_takers_poignee(forced_count):
         assert card_set(env.unwrapped.state.poignee_cards[0, 1]) == names("T3..T15")
 
 
+def _simple_poignee_by(shown_by, then):
+    """A policy: the seats in ``shown_by`` show a simple poignée, others decline; ``then`` plays."""
+
+    def policy(env):
+        if phase(env) == "poignee":
+            return "poignee simple" if seat(env) in shown_by else "no_poignee"
+        return then(env)
+
+    return policy
+
+
 @pytest.mark.parametrize(
     ("shown_by", "unit"),
     [
@@ -796,12 +807,7 @@ def test_poignee_bonus_goes_to_the_winning_side(shown_by, unit):
     env = start(4, DEAL_A)
     act(env, "bid garde_sans", "pass", "pass", "pass", "no_chelem")
 
-    def policy(env):
-        if phase(env) == "poignee":
-            return "poignee simple" if seat(env) in shown_by else "no_poignee"
-        return policy_for(1)(env)
-
-    play_out(env, policy)
+    play_out(env, _simple_poignee_by(shown_by, then=policy_for(1)))
     info = env.infos["player_0"]
     assert info["made"] and info["attack_points"] == 91
     assert info["unit"] == unit
@@ -824,12 +830,7 @@ def test_poignee_bonus_paid_by_a_losing_taker(shown_by, unit):
     env = start(4, DEAL_A)
     act(env, "pass", "bid garde_sans", "pass", "pass", "no_chelem")
 
-    def policy(env):
-        if phase(env) == "poignee":
-            return "poignee simple" if seat(env) in shown_by else "no_poignee"
-        return policy_for(1)(env)
-
-    play_out(env, policy)
+    play_out(env, _simple_poignee_by(shown_by, then=policy_for(1)))
     info = env.infos["player_0"]
     assert info["taker"] == 2 and not info["made"]
     assert info["attack_points"] == 10 and info["attack_bouts"] == 1 and info["chelem"] == "defence"

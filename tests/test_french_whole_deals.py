@@ -20,21 +20,10 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from helpers_setup import cards
 
 import tarot_env
 from tarot_env.cards.french import FRENCH_DECK, card
-
-
-def cards(text: str) -> list[str]:
-    """'T13..T21 EX KS' -> ['T13', ..., 'T21', 'EX', 'KS'] ('..' ranges of trumps)."""
-    out: list[str] = []
-    for word in text.split():
-        if ".." in word:
-            lo, hi = word.split("..")
-            out += [f"T{t}" for t in range(int(lo[1:]), int(hi[1:]) + 1)]
-        else:
-            out.append(word)
-    return out
 
 
 def plays(*tricks: str) -> list[str]:
