@@ -14,7 +14,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-REWARD_MODES = ("score", "normalised", "win_loss")
 _ROW = np.zeros(1, dtype=np.int64)
 
 
@@ -22,10 +21,11 @@ class TarotAECEnv(AECEnv):
     """Common AEC machinery: spaces, reset/step/observe, rewards, records.
 
     Subclasses set ``metadata`` and implement ``_make_game(config)``, ``_start(deal, rng)``,
-    ``_deal_record()``, ``_trick_points()`` and ``render_text()``.
+    ``_deal_snapshot()``, ``_deal_record()``, ``_trick_rewards()``, ``_final_rewards()`` and ``render_text()``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    REWARD_MODES: tuple[str, ...] = ()
 
     def __init__(
         self, config: Any, render_mode: str | None = None, reward: str = "score", shaping: bool = False, oracle: bool = False
@@ -33,8 +33,8 @@ class TarotAECEnv(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of {self.metadata['render_modes']} or None")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward={reward!r} is not a reward mode; choose one of {', '.join(map(repr, REWARD_MODES))}")
+        if reward not in self.REWARD_MODES:
+            raise ValueError(f"reward={reward!r} is not a reward mode; choose one of {', '.join(map(repr, self.REWARD_MODES))}")
         for name, value in (("shaping", shaping), ("oracle", oracle)):
             if not isinstance(value, bool):
                 raise TypeError(f"{name} must be True or False, got {value!r}")
@@ -92,15 +92,15 @@ class TarotAECEnv(AECEnv):
         """The interface.md §4 form of a deal snapshot."""
         raise NotImplementedError
 
-    def _trick_points(self) -> np.ndarray | None:
-        """Per-seat shaping points of the trick just completed by the last step, or None."""
+    def _trick_rewards(self) -> np.ndarray | None:
+        """Per-seat shaping rewards of the trick completed by the last step, or None."""
+        raise NotImplementedError
+
+    def _final_rewards(self) -> np.ndarray:
+        """Per-seat terminal rewards of the finished deal under the reward mode (before shaping)."""
         raise NotImplementedError
 
     def render_text(self) -> str:
-        raise NotImplementedError
-
-    def reward_scale(self) -> float:
-        """What one point of score is worth under the reward mode (see docs)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ spaces
@@ -191,9 +191,8 @@ class TarotAECEnv(AECEnv):
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._paid = False
         if self.shaping:
-            points = self._trick_points()
-            if points is not None:
-                shaped = points * self.reward_scale()
+            shaped = self._trick_rewards()
+            if shaped is not None:
                 self._shaped += shaped
                 for i, a in enumerate(self.possible_agents):
                     self.rewards[a] = float(shaped[i])
@@ -241,15 +240,8 @@ class TarotAECEnv(AECEnv):
             )
         return int(action)
 
-    def final_rewards(self) -> np.ndarray:
-        """The terminal reward of each seat under the reward mode (before shaping)."""
-        scores = self.state.scores[0].astype(float)
-        if self.reward_mode == "win_loss":
-            return np.sign(scores)
-        return scores * self.reward_scale()
-
     def _finish(self) -> None:
-        final = self.final_rewards() - self._shaped
+        final = self._final_rewards() - self._shaped
         scores = [int(x) for x in self.state.scores[0]]
         info = {"scores": scores, **self.result_info()}
         for i, a in enumerate(self.possible_agents):

@@ -9,22 +9,32 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env.cards.french import FRENCH_DECK, IS_TRUMP, TOTAL_HALF_POINTS
+from tarot_env.cards.french import FRENCH_DECK, IS_TRUMP
 from tarot_env.encoding.french import FrenchTarotEncoder
 from tarot_env.envs.base import TarotAECEnv
+from tarot_env.envs.french_rewards import REWARD_MODES, final_rewards, trick_rewards
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french.config import FrenchTarotConfig
 from tarot_env.rules.french.deal import format_deal, parse_deal
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import Chelem, Phase, Result
 
-_VALUE = FRENCH_DECK.value.astype(np.int64)
 _RULE_OPTIONS = tuple(FrenchTarotConfig.option_names())
 _SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 
 
+def make_config(num_players: int = 4, **rules: Any) -> FrenchTarotConfig:
+    """The rules configuration from env keywords, refusing unknown ones by name."""
+    unknown = set(rules) - set(_RULE_OPTIONS)
+    if unknown:
+        allowed = ["num_players", "render_mode", "reward", "shaping", "oracle", "dealer", *_RULE_OPTIONS[1:]]
+        raise TypeError(f"unknown french_tarot_v0 option(s) {sorted(unknown)}; the options are: {', '.join(allowed)}")
+    return FrenchTarotConfig(num_players=num_players, **rules)
+
+
 class FrenchTarotEnv(TarotAECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "french_tarot_v0", "is_parallelizable": False}
+    REWARD_MODES = REWARD_MODES
 
     def __init__(
         self,
@@ -36,11 +46,7 @@ class FrenchTarotEnv(TarotAECEnv):
         dealer: int | None = None,
         **rules: Any,
     ) -> None:
-        unknown = set(rules) - set(_RULE_OPTIONS)
-        if unknown:
-            allowed = ["num_players", "render_mode", "reward", "shaping", "oracle", "dealer", *_RULE_OPTIONS[1:]]
-            raise TypeError(f"unknown french_tarot_v0 option(s) {sorted(unknown)}; the options are: {', '.join(allowed)}")
-        config = FrenchTarotConfig(num_players=num_players, **rules)
+        config = make_config(num_players, **rules)
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < num_players):
             raise ValueError(f"dealer={dealer!r} must be None (random) or a seat 0..{num_players - 1}")
         self.dealer = dealer
@@ -75,35 +81,15 @@ class FrenchTarotEnv(TarotAECEnv):
     def _deal_record(self, snapshot: tuple[int, np.ndarray, np.ndarray]) -> dict[str, Any]:
         return format_deal(*snapshot)
 
-    def _trick_points(self) -> np.ndarray | None:
-        s = self.state
-        t = int(s.trick_no[0])
+    def _trick_rewards(self) -> np.ndarray | None:
+        t = int(self.state.trick_no[0])
         if t == self._tricks_seen:
             return None
         self._tricks_seen = t
-        points = float(_VALUE[s.trick_of[0] == t - 1].sum()) / 2
-        winner = int(s.winners[0, t - 1])
-        attack = self.game.is_attack(s, np.zeros(1, dtype=np.int64), np.arange(self.game.num_players)[None, :])[0]
-        share = self._shares(attack)
-        won = attack == attack[winner]
-        return np.where(won, 1.0, -1.0) * share * points
+        return trick_rewards(self.game, self.state, np.zeros(1, dtype=np.int64), self.reward_mode)[0]
 
-    def _shares(self, attack: np.ndarray) -> np.ndarray:
-        """Each seat's weight in the scores: defenders 1, the attack as §9.2 shares it."""
-        n = self.game.num_players
-        share = np.ones(n)
-        taker = int(self.state.taker[0])
-        n_attack = int(attack.sum())
-        share[taker] = n - n_attack if n_attack == 1 else 2.0
-        return share
-
-    def reward_scale(self) -> float:
-        n = self.game.num_players
-        if self.reward_mode == "normalised":
-            return 1.0 / (100.0 * (n - 1))
-        if self.reward_mode == "win_loss":
-            return 1.0 / (TOTAL_HALF_POINTS / 2 * (n - 1))
-        return 1.0
+    def _final_rewards(self) -> np.ndarray:
+        return final_rewards(self.state.scores[:1], self.reward_mode)[0]
 
     def result_info(self) -> dict[str, Any]:
         s = self.state

@@ -1,0 +1,221 @@
+"""French Tarot as a vector environment: many deals stepped at once by the same rules code.
+
+Each row is one table. A step takes one action per row — the action of the player to act
+in that row — and returns, for every row, the observation and legal mask of the next player
+to act, that player's seat, the rewards of every seat, and whether a deal ended. A deal
+that ends is replaced in place by a new one (auto-reset); its final observations (of every
+seat), scores and, on request, its game record are in ``infos``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from tarot_env.encoding.french import FrenchTarotEncoder
+from tarot_env.envs.french_rewards import REWARD_MODES, final_rewards, trick_rewards
+from tarot_env.envs.french_tarot import make_config
+from tarot_env.rules.french import actions as A
+from tarot_env.rules.french.deal import format_deal, parse_deal
+from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError
+from tarot_env.rules.french.state import Phase, Result
+
+
+class VectorStep(NamedTuple):
+    """What ``reset`` and ``step`` return (arrays with one row per table)."""
+
+    observations: np.ndarray  # (B, D) int8: observation of the player to act
+    action_masks: np.ndarray  # (B, A) bool: his legal actions
+    players: np.ndarray  # (B,) seat of the player to act
+    rewards: np.ndarray  # (B, N) float: every seat's reward from this step
+    terminations: np.ndarray  # (B,) bool: a deal ended in this row at this step (the row holds a new deal)
+    infos: dict[str, Any]  # see FrenchTarotVectorEnv.step
+
+
+class FrenchTarotVectorEnv:
+    """``num_envs`` French Tarot tables stepped together (see :func:`tarot_env.vector.make`).
+
+    Options are those of ``french_tarot_v0`` (``num_players``, ``reward``, ``shaping``,
+    ``oracle``, ``dealer`` and every rules option), plus ``records=True`` to receive the
+    game record of each finished deal in ``infos["records"]``.
+
+    Deals annulled at once (a petit sec under ``petit_sec="annul"``) need no decision: the
+    row is dealt again at once, and ``infos["annulled"]`` counts them.
+    """
+
+    env_id = "french_tarot_v0"
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 4,
+        reward: str = "score",
+        shaping: bool = False,
+        oracle: bool = False,
+        dealer: int | None = None,
+        records: bool = False,
+        **rules: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward={reward!r} is not a reward mode; choose one of {', '.join(map(repr, REWARD_MODES))}")
+        for name, value in (("shaping", shaping), ("oracle", oracle), ("records", records)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} must be True or False, got {value!r}")
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < num_players):
+            raise ValueError(f"dealer={dealer!r} must be None (random) or a seat 0..{num_players - 1}")
+        self.config = make_config(num_players, **rules)
+        self.num_envs = int(num_envs)
+        self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
+        self.game = FrenchTarotGame(self.config)
+        self.encoder = FrenchTarotEncoder(self.game)
+        self.num_players = self.game.num_players
+        self.num_actions = self.game.num_actions
+        self.observation_size = self.encoder.size
+        self.state = self.game.new_state(self.num_envs)
+        self._rows = np.arange(self.num_envs)
+        self._rng = np.random.default_rng()
+        self._shaped = np.zeros((self.num_envs, self.num_players))
+        self._deals: list[tuple[int, np.ndarray, np.ndarray]] = []
+        self._actions: list[list[int]] = []
+        self._started = False
+
+    # ------------------------------------------------------------------ API
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> VectorStep:
+        """Deal a new deal at every table. ``options={"deals": [deal, ...]}`` fixes them
+        (one interface.md §4 deal per table)."""
+        options = {} if options is None else options
+        if not isinstance(options, dict) or set(options) - {"deals"}:
+            raise ValueError(f"reset options must be a dict whose only key is 'deals' (one fixed deal per table), got {options!r:.100}")
+        deals = options.get("deals")
+        if deals is not None:
+            if not isinstance(deals, (list, tuple)) or len(deals) != self.num_envs:
+                raise ValueError(f"options['deals'] must list {self.num_envs} deals (one per table), got {type(deals).__name__}")
+            parsed = [parse_deal(self.config, d) for d in deals]  # all checked before anything changes
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self._shaped[:] = 0.0
+        self._deals = [None] * self.num_envs  # type: ignore[list-item]
+        self._actions = [[] for _ in range(self.num_envs)]
+        if deals is None:
+            annulled = self._deal(self._rows)
+        else:
+            dealers = np.array([p[0] for p in parsed])
+            hands = np.stack([p[1] for p in parsed])
+            chien = np.stack([p[2] for p in parsed])
+            self.game.start_deal(self.state, self._rows, dealers, hands, chien)
+            self._snapshot(self._rows)
+            annulled = self._deal(self._rows[self.state.phase == Phase.DONE])
+        self._started = True
+        zeros = np.zeros((self.num_envs, self.num_players))
+        return self._result(zeros, np.zeros(self.num_envs, bool), {"annulled": annulled})
+
+    def step(self, actions: Any) -> VectorStep:
+        """One action per table (the player to act's). ``infos`` holds:
+
+        - ``"ended"``: the rows whose deal ended at this step;
+        - ``"scores"`` ``(E, N)``, ``"results"`` (``"played"``, ``"all_passed"``) and
+          ``"final_observations"`` ``(E, N, D)`` (every seat's last observation) of those deals;
+        - ``"records"`` (with ``records=True``): their game records (interface.md §5);
+        - ``"annulled"``: deals annulled at once while dealing the replacements.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = self._check(actions)
+        s = self.state
+        tricks_before = s.trick_no.copy() if self.shaping else None
+        self.game.step(s, actions, self._rows, check=False)
+        if self.records:
+            for row, action in enumerate(actions.tolist()):
+                self._actions[row].append(action)
+        rewards = np.zeros((self.num_envs, self.num_players))
+        if self.shaping:
+            completed = np.flatnonzero(s.trick_no > tricks_before)
+            if len(completed):
+                shaped = trick_rewards(self.game, s, completed, self.reward_mode)
+                rewards[completed] = shaped
+                self._shaped[completed] += shaped
+        ended = np.flatnonzero(s.phase == Phase.DONE)
+        infos: dict[str, Any] = {"ended": ended}
+        terminations = np.zeros(self.num_envs, dtype=bool)
+        if len(ended):
+            terminations[ended] = True
+            rewards[ended] += final_rewards(s.scores[ended], self.reward_mode) - self._shaped[ended]
+            self._shaped[ended] = 0.0
+            infos["scores"] = s.scores[ended].copy()
+            infos["results"] = [Result.name(r) for r in s.result[ended].tolist()]
+            infos["final_observations"] = self._all_seats(ended)
+            if self.records:
+                infos["records"] = [self._record(row) for row in ended.tolist()]
+            infos["annulled"] = self._deal(ended)
+        else:
+            infos["annulled"] = 0
+        return self._result(rewards, terminations, infos)
+
+    def action_to_string(self, action: int) -> str:
+        return A.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return A.string_to_action(text)
+
+    # ------------------------------------------------------------------ helpers
+    def _check(self, actions: Any) -> np.ndarray:
+        """Actions as a (B,) int64 array, each legal for its table, or a clear error (nothing changes)."""
+        arr = np.asarray(actions)
+        if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(
+                f"step() needs one int action per table: an int array of shape ({self.num_envs},), got {arr.dtype} {arr.shape}"
+            )
+        arr = arr.astype(np.int64, copy=False)
+        in_range = (arr >= 0) & (arr < self.num_actions)
+        legal = in_range & self.state.legal[self._rows, np.where(in_range, arr, 0)]
+        if not legal.all():
+            row = int(np.flatnonzero(~legal)[0])
+            try:
+                self.game.check_actions(self.state, self._rows[row : row + 1], arr[row : row + 1])
+            except IllegalActionError as err:
+                raise IllegalActionError(f"table {row}: {err}") from None
+        return arr
+
+    def _deal(self, rows: np.ndarray) -> int:
+        """Random deals for ``rows``, dealt again while annulled at once; returns how many were annulled."""
+        annulled = 0
+        while len(rows):
+            dealers = self._rng.integers(self.num_players, size=len(rows)) if self.dealer is None else np.full(len(rows), self.dealer)
+            self.game.shuffle_and_deal(self.state, rows, dealers, self._rng)
+            self._snapshot(rows)
+            rows = rows[self.state.phase[rows] == Phase.DONE]
+            annulled += len(rows)
+        return annulled
+
+    def _snapshot(self, rows: np.ndarray) -> None:
+        if self.records:
+            s = self.state
+            for row in rows.tolist():
+                self._deals[row] = (int(s.dealer[row]), s.hands[row].copy(), s.chien[row].copy())
+                self._actions[row] = []
+
+    def _record(self, row: int) -> dict[str, Any]:
+        return {
+            "env": self.env_id,
+            "config": self.config.to_dict(),
+            "deal": format_deal(*self._deals[row]),
+            "actions": [A.ACTION_STRINGS[a] for a in self._actions[row]],
+            "scores": [int(x) for x in self.state.scores[row]],
+        }
+
+    def _all_seats(self, rows: np.ndarray) -> np.ndarray:
+        """(R, N, D): every seat's observation of ``rows``."""
+        n = self.num_players
+        obs = self.encoder.encode(self.state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)))
+        return obs.reshape(len(rows), n, -1)
+
+    def _result(self, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
+        s = self.state
+        players = s.current.copy()
+        obs = self.encoder.encode(s, self._rows, players)
+        if self.oracle:
+            infos["oracle"] = self.encoder.encode_oracle(s, self._rows, players)
+        return VectorStep(obs, s.legal.copy(), players, rewards, terminations, infos)
