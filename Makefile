@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[test,fast]"
+	$(PY) -m pip install --quiet -e ".[test,fast,train]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

@@ -28,66 +28,92 @@ K_CHIEN, K_ECART = COLUMN["chien"], COLUMN["ecart"]
 H_LEADERS, H_WINNERS = COLUMN["leaders"], COLUMN["winners"]
 
 
+def _rel(seat, viewer, n):
+    """The relative slot of ``seat`` seen from ``viewer`` ((seat - viewer) mod n, seat >= 0)."""
+    r = seat - viewer
+    return r + n if r < 0 else r
+
+
+_rel_jit = njit(_rel) or _rel
+
+
 def _encode(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, card_flags, history, is_trump, call_slot):
     C = seat_cards.shape[3]
     T = history.shape[2]
+    # offsets as locals: read once, so that the inner copy loops can be vectorised
+    o_hand, o_decision, o_dealer, o_bids = offsets[HAND], offsets[DECISION], offsets[DEALER], offsets[BIDS]
+    o_taker, o_contract, o_called, o_partner = offsets[TAKER], offsets[CONTRACT], offsets[CALLED], offsets[PARTNER]
+    o_alone, o_chien, o_ecart, o_chelem = offsets[ALONE], offsets[CHIEN], offsets[ECART], offsets[CHELEM]
+    o_poignee, o_poignee_cards, o_played = offsets[POIGNEE], offsets[POIGNEE_CARDS], offsets[PLAYED]
+    o_trick, o_leaders, o_winners = offsets[TRICK], offsets[LEADERS], offsets[WINNERS]
     for i in range(rows.shape[0]):
         b = rows[i]
         v = viewers[i]
         o = out[i]
+        o[:] = 0  # here rather than np.zeros: the row is zeroed while it is in cache
         hand = seat_cards[b, S_HANDS, v]
         for c in range(C):
-            o[offsets[HAND] + c] = hand[c]
+            o[o_hand + c] = hand[c]
         ph = ints[b, I_PHASE]
         if ints[b, I_CURRENT] == v and ph != _DONE:
-            o[offsets[DECISION] + min(ph, _PLAY)] = 1
-        o[offsets[DEALER] + (ints[b, I_DEALER] - v) % n] = 1
+            o[o_decision + min(ph, _PLAY)] = 1
+        o[o_dealer + _rel_jit(ints[b, I_DEALER], v, n)] = 1
         tk = ints[b, I_TAKER]
         if tk >= 0:
-            o[offsets[TAKER] + (tk - v) % n] = 1
+            o[o_taker + _rel_jit(tk, v, n)] = 1
         contract = ints[b, I_CONTRACT]
         if ph != _BID and contract > 0:
-            o[offsets[CONTRACT] + contract - 1] = 1
-        if offsets[CALLED] >= 0:
+            o[o_contract + contract - 1] = 1
+        if o_called >= 0:
             cc = ints[b, I_CALLED]
             if cc >= 0:
-                o[offsets[CALLED] + call_slot[cc]] = 1
+                o[o_called + call_slot[cc]] = 1
                 knows = flags[b, F_PARTNER_KNOWN] or hand[cc] or seat_cards[b, S_PLAYED, v, cc]
                 if knows:
                     partner = ints[b, I_PARTNER]
                     if partner >= 0:
-                        o[offsets[PARTNER] + (partner - v) % n] = 1
+                        o[o_partner + _rel_jit(partner, v, n)] = 1
                     else:
-                        o[offsets[ALONE]] = 1
+                        o[o_alone] = 1
         if flags[b, F_CHIEN_SEEN]:
+            chien = card_flags[b, K_CHIEN]
             for c in range(C):
-                o[offsets[CHIEN] + c] = card_flags[b, K_CHIEN, c]
-        mine = tk == v
-        for c in range(C):
-            if card_flags[b, K_ECART, c] and (mine or is_trump[c]):
-                o[offsets[ECART] + c] = 1
-        o[offsets[CHELEM]] = flags[b, F_CHELEM]
+                o[o_chien + c] = chien[c]
+        ecart = card_flags[b, K_ECART]
+        if tk == v:
+            for c in range(C):
+                o[o_ecart + c] = ecart[c]
+        else:
+            for c in range(C):
+                o[o_ecart + c] = ecart[c] and is_trump[c]
+        o[o_chelem] = flags[b, F_CHELEM]
         for k in range(n):
-            seat = (v + k) % n
+            seat = v + k
+            if seat >= n:
+                seat -= n
             bid = seat_ints[b, J_BIDS, seat]
             if bid >= 0:
-                o[offsets[BIDS] + 5 * k + bid] = 1
+                o[o_bids + 5 * k + bid] = 1
             pg = seat_ints[b, J_POIGNEE, seat]
             if pg > 0:
-                o[offsets[POIGNEE] + 3 * k + pg - 1] = 1
+                o[o_poignee + 3 * k + pg - 1] = 1
+            shown = seat_cards[b, S_POIGNEE_CARDS, seat]
+            base = o_poignee_cards + C * k
             for c in range(C):
-                o[offsets[POIGNEE_CARDS] + C * k + c] = seat_cards[b, S_POIGNEE_CARDS, seat, c]
-                o[offsets[PLAYED] + C * k + c] = seat_cards[b, S_PLAYED, seat, c]
+                o[base + c] = shown[c]
+            played = seat_cards[b, S_PLAYED, seat]
+            base = o_played + C * k
+            for c in range(C):
+                o[base + c] = played[c]
             card = seat_ints[b, J_TRICK, seat]
             if card >= 0:
-                o[offsets[TRICK] + C * k + card] = 1
+                o[o_trick + C * k + card] = 1
         for t in range(T):
             leader = history[b, H_LEADERS, t]
-            if leader >= 0:
-                o[offsets[LEADERS] + n * t + (leader - v) % n] = 1
-            winner = history[b, H_WINNERS, t]
-            if winner >= 0:
-                o[offsets[WINNERS] + n * t + (winner - v) % n] = 1
+            if leader < 0:
+                break  # tricks are recorded in order: the rest are still to come
+            o[o_leaders + n * t + _rel_jit(leader, v, n)] = 1
+            o[o_winners + n * t + _rel_jit(history[b, H_WINNERS, t], v, n)] = 1
 
 
 encode_kernel = njit(_encode)

@@ -114,7 +114,7 @@ class FrenchTarotEncoder:
         :meth:`encode_numpy`; both give the same values.
         """
         if self.use_jit:
-            out = np.zeros((len(rows), self.size), dtype=np.int8)
+            out = np.empty((len(rows), self.size), dtype=np.int8)
             b = s.blocks
             encode_kernel(out, rows, viewers, self._offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
                           b["card_flags"], b["history"], IS_TRUMP, _CALL_SLOT)  # fmt: skip

@@ -107,15 +107,19 @@ class FrenchTarotVectorEnv:
             chien = np.stack([p[2] for p in parsed])
             self.game.start_deal(self.state, self._rows, dealers, hands, chien)
             self._snapshot(self._rows)
-            annulled = self._deal(self._rows[self.state.phase == Phase.DONE])
+            given_annulled = self._rows[self.state.phase == Phase.DONE]  # a fixed deal with a petit sec
+            annulled = len(given_annulled) + self._deal(given_annulled)
         self._started = True
         zeros = np.zeros((self.num_envs, self.num_players))
-        return self._result(zeros, np.zeros(self.num_envs, bool), {"annulled": annulled})
+        return self._result(self._rows, zeros, np.zeros(self.num_envs, bool), {"annulled": annulled})
 
-    def step(self, actions: Any) -> VectorStep:
-        """One action per table (the player to act's). ``infos`` holds:
+    def step(self, actions: Any, rows: Any = None) -> VectorStep:
+        """One action per table (the player to act's); with ``rows``, only those tables step
+        (one action per listed table) and the returned arrays have one row per listed table.
 
-        - ``"ended"``: the rows whose deal ended at this step;
+        ``infos`` holds:
+
+        - ``"ended"``: the tables whose deal ended at this step (table numbers);
         - ``"scores"`` ``(E, N)``, ``"results"`` (``"played"``, ``"all_passed"``) and
           ``"final_observations"`` ``(E, N, D)`` (every seat's last observation) of those deals;
         - ``"records"`` (with ``records=True``): their game records (interface.md §5);
@@ -123,26 +127,28 @@ class FrenchTarotVectorEnv:
         """
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        actions = self._check(actions)
+        rows = self._rows if rows is None else self._check_rows(rows)
+        actions = self._check(actions, rows)
         s = self.state
-        tricks_before = s.trick_no.copy() if self.shaping else None
-        self.game.step(s, actions, self._rows, check=False)
+        tricks_before = s.trick_no[rows] if self.shaping else None
+        self.game.step(s, actions, rows, check=False)
         if self.records:
-            for row, action in enumerate(actions.tolist()):
+            for row, action in zip(rows.tolist(), actions.tolist()):
                 self._actions[row].append(action)
-        rewards = np.zeros((self.num_envs, self.num_players))
+        rewards = np.zeros((len(rows), self.num_players))
         if self.shaping:
-            completed = np.flatnonzero(s.trick_no > tricks_before)
+            completed = np.flatnonzero(s.trick_no[rows] > tricks_before)
             if len(completed):
-                shaped = trick_rewards(self.game, s, completed, self.reward_mode)
+                shaped = trick_rewards(self.game, s, rows[completed], self.reward_mode)
                 rewards[completed] = shaped
-                self._shaped[completed] += shaped
-        ended = np.flatnonzero(s.phase == Phase.DONE)
+                self._shaped[rows[completed]] += shaped
+        done = np.flatnonzero(s.phase[rows] == Phase.DONE)
+        ended = rows[done]
         infos: dict[str, Any] = {"ended": ended}
-        terminations = np.zeros(self.num_envs, dtype=bool)
+        terminations = np.zeros(len(rows), dtype=bool)
         if len(ended):
-            terminations[ended] = True
-            rewards[ended] += final_rewards(s.scores[ended], self.reward_mode) - self._shaped[ended]
+            terminations[done] = True
+            rewards[done] += final_rewards(s.scores[ended], self.reward_mode) - self._shaped[ended]
             self._shaped[ended] = 0.0
             infos["scores"] = s.scores[ended].copy()
             infos["results"] = [Result.name(r) for r in s.result[ended].tolist()]
@@ -152,7 +158,7 @@ class FrenchTarotVectorEnv:
             infos["annulled"] = self._deal(ended)
         else:
             infos["annulled"] = 0
-        return self._result(rewards, terminations, infos)
+        return self._result(rows, rewards, terminations, infos)
 
     def action_to_string(self, action: int) -> str:
         return A.action_to_string(action)
@@ -161,20 +167,29 @@ class FrenchTarotVectorEnv:
         return A.string_to_action(text)
 
     # ------------------------------------------------------------------ helpers
-    def _check(self, actions: Any) -> np.ndarray:
-        """Actions as a (B,) int64 array, each legal for its table, or a clear error (nothing changes)."""
+    def _check_rows(self, rows: Any) -> np.ndarray:
+        arr = np.asarray(rows)
+        if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer) or len(np.unique(arr)) != len(arr):
+            raise ValueError(f"rows must be distinct table numbers (a 1-D int array), got {rows!r:.100}")
+        if len(arr) and (arr.min() < 0 or arr.max() >= self.num_envs):
+            raise ValueError(f"rows must be table numbers in 0..{self.num_envs - 1}, got {rows!r:.100}")
+        return arr.astype(np.int64, copy=False)
+
+    def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
+        """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
         arr = np.asarray(actions)
-        if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
+        if arr.shape != (len(rows),) or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(
-                f"step() needs one int action per table: an int array of shape ({self.num_envs},), got {arr.dtype} {arr.shape}"
+                f"step() needs one int action per table: an int array of shape ({len(rows)},), got {arr.dtype} {arr.shape}"
             )
         arr = arr.astype(np.int64, copy=False)
         in_range = (arr >= 0) & (arr < self.num_actions)
-        legal = in_range & self.state.legal[self._rows, np.where(in_range, arr, 0)]
+        legal = in_range & self.state.legal[rows, np.where(in_range, arr, 0)]
         if not legal.all():
-            row = int(np.flatnonzero(~legal)[0])
+            k = int(np.flatnonzero(~legal)[0])
+            row = int(rows[k])
             try:
-                self.game.check_actions(self.state, self._rows[row : row + 1], arr[row : row + 1])
+                self.game.check_actions(self.state, rows[k : k + 1], arr[k : k + 1])
             except IllegalActionError as err:
                 raise IllegalActionError(f"table {row}: {err}") from None
         return arr
@@ -212,10 +227,10 @@ class FrenchTarotVectorEnv:
         obs = self.encoder.encode(self.state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)))
         return obs.reshape(len(rows), n, -1)
 
-    def _result(self, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
+    def _result(self, rows: np.ndarray, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
         s = self.state
-        players = s.current.copy()
-        obs = self.encoder.encode(s, self._rows, players)
+        players = s.current[rows]
+        obs = self.encoder.encode(s, rows, players)
         if self.oracle:
-            infos["oracle"] = self.encoder.encode_oracle(s, self._rows, players)
-        return VectorStep(obs, s.legal.copy(), players, rewards, terminations, infos)
+            infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
+        return VectorStep(obs, s.legal[rows], players, rewards, terminations, infos)

@@ -218,11 +218,9 @@ def _play_cards(rows, cards, ints, flags, seat_ints, seat_cards, card_ints, hist
 
 
 def _next_legal_py(legal, b, ints, seat_cards, suit, strength, opts):
-    """The row's legal actions: its play span (ids 0..C-1) from the cards, nothing else."""
-    C = seat_cards.shape[3]
-    for a in range(C, legal.shape[1]):
-        legal[b, a] = False
-    _legal_cards(legal[b, :C], b, ints, seat_cards, suit, strength, opts)
+    """The row's legal actions: its play span (ids 0..C-1) from the cards. The rest of the
+    row is already False: the row was in the play phase, whose mask has nothing else."""
+    _legal_cards(legal[b, : seat_cards.shape[3]], b, ints, seat_cards, suit, strength, opts)
 
 
 _next_legal = njit(_next_legal_py) or _next_legal_py

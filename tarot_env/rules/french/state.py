@@ -191,6 +191,10 @@ class FrenchTarotState:
         """A deep copy (for search, or to try an action without committing to it)."""
         return FrenchTarotState._from_blocks({k: v.copy() for k, v in self.blocks.items()})
 
+    def __deepcopy__(self, memo: dict) -> FrenchTarotState:
+        # a field-by-field deep copy would cut the fields loose from the blocks
+        return self.copy()
+
     def reset_rows(self, rows: np.ndarray, fresh: FrenchTarotState) -> None:
         """Overwrite ``rows`` with the first ``len(rows)`` rows of ``fresh``."""
         every_row = len(rows) == self.batch_size and bool((rows == np.arange(len(rows))).all())
