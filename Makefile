@@ -1,7 +1,7 @@
 # One command for each job; each sets up .venv (Python 3.11+) on first use.
 #   make demo    - play one deal of every environment between random agents and print the results
 #   make test    - lint (ruff) and run the whole test suite
-#   make bench   - measure decisions per second (writes results/benchmark.json)
+#   make bench   - measure decisions per second, AEC and vector APIs (results/benchmark.json, results/vector_throughput.png)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
