@@ -1,11 +1,19 @@
-"""The uniform random agent: a legal action drawn uniformly from the mask."""
+"""The uniform random agent: a legal action drawn uniformly from the mask.
+
+The policy itself lives in the library (``tarot_env.wrappers.single_agent.RandomOpponent``,
+the default opponent of the training wrappers); this agent adds the conveniences of the
+agents package: one mask of shape ``(A,)`` as well as a batch, and a clear error for a row
+with no legal action.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from tarot_env.wrappers.single_agent import RandomOpponent
 
-class RandomAgent:
+
+class RandomAgent(RandomOpponent):
     """Plays a uniformly random legal action.
 
     ``act`` takes a batch: masks of shape ``(B, A)`` (or one mask of shape ``(A,)``) and
@@ -14,16 +22,11 @@ class RandomAgent:
 
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray) -> np.ndarray | int:
         mask = np.asarray(action_mask, dtype=bool)
         single = mask.ndim == 1
         masks = mask[None] if single else mask
         if not masks.any(axis=1).all():
             raise ValueError("an action mask with no legal action was given to RandomAgent.act")
-        # the argmax of uniform noise over the legal actions is a uniform legal choice
-        noise = self.rng.random(masks.shape)
-        actions = np.where(masks, noise, -1.0).argmax(axis=1)
+        actions = super().act(observation, masks)
         return int(actions[0]) if single else actions
