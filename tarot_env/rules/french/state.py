@@ -20,10 +20,13 @@ class _Codes:
 
     @classmethod
     def name(cls, code: int) -> str:
-        for key, value in vars(cls).items():
-            if key.isupper() and value == code:
-                return key.lower()
-        raise ValueError(f"{code} is not a {cls.__name__} code")
+        names = cls.__dict__.get("_names")
+        if names is None:
+            names = {value: key.lower() for key, value in vars(cls).items() if key.isupper()}
+            cls._names = names
+        if code not in names:
+            raise ValueError(f"{code} is not a {cls.__name__} code")
+        return names[code]
 
     @classmethod
     def count(cls) -> int:
