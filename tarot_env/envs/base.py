@@ -25,7 +25,6 @@ class TarotAECEnv(AECEnv):
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
-    REWARD_MODES: tuple[str, ...] = ()
 
     def __init__(
         self, config: Any, render_mode: str | None = None, reward: str = "score", shaping: bool = False, oracle: bool = False
@@ -33,11 +32,6 @@ class TarotAECEnv(AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of {self.metadata['render_modes']} or None")
-        if reward not in self.REWARD_MODES:
-            raise ValueError(f"reward={reward!r} is not a reward mode; choose one of {', '.join(map(repr, self.REWARD_MODES))}")
-        for name, value in (("shaping", shaping), ("oracle", oracle)):
-            if not isinstance(value, bool):
-                raise TypeError(f"{name} must be True or False, got {value!r}")
         self.config = config
         self.render_mode = render_mode
         self.reward_mode = reward
@@ -214,7 +208,8 @@ class TarotAECEnv(AECEnv):
         return self._over
 
     def legal_mask(self) -> np.ndarray:
-        """Legal actions of the player to act (bool; the game keeps them in its state)."""
+        """Legal actions of the player to act (bool; a view of the game's state, which the
+        next step changes: copy it to keep it)."""
         return self.state.legal[0]
 
     def legal_actions(self) -> list[int]:

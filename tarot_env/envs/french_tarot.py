@@ -23,6 +23,17 @@ _RULE_OPTIONS = tuple(FrenchTarotConfig.option_names())
 _SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 
 
+def check_env_options(num_players: int, reward: str, dealer: int | None, **flags: bool) -> None:
+    """The env-level options shared by the AEC and vector envs, refused with clear errors."""
+    if reward not in REWARD_MODES:
+        raise ValueError(f"reward={reward!r} is not a reward mode; choose one of {', '.join(map(repr, REWARD_MODES))}")
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be True or False, got {value!r}")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < num_players):
+        raise ValueError(f"dealer={dealer!r} must be None (random) or a seat 0..{num_players - 1}")
+
+
 def make_config(num_players: int = 4, **rules: Any) -> FrenchTarotConfig:
     """The rules configuration from env keywords, refusing unknown ones by name."""
     unknown = set(rules) - set(_RULE_OPTIONS)
@@ -34,7 +45,6 @@ def make_config(num_players: int = 4, **rules: Any) -> FrenchTarotConfig:
 
 class FrenchTarotEnv(TarotAECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "french_tarot_v0", "is_parallelizable": False}
-    REWARD_MODES = REWARD_MODES
 
     def __init__(
         self,
@@ -47,8 +57,7 @@ class FrenchTarotEnv(TarotAECEnv):
         **rules: Any,
     ) -> None:
         config = make_config(num_players, **rules)
-        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < num_players):
-            raise ValueError(f"dealer={dealer!r} must be None (random) or a seat 0..{num_players - 1}")
+        check_env_options(num_players, reward, dealer, shaping=shaping, oracle=oracle)
         self.dealer = dealer
         self._tricks_seen = 0
         super().__init__(config, render_mode=render_mode, reward=reward, shaping=shaping, oracle=oracle)

@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tarot_env.encoding.french import FrenchTarotEncoder
-from tarot_env.envs.french_rewards import REWARD_MODES, final_rewards, trick_rewards
-from tarot_env.envs.french_tarot import make_config
+from tarot_env.envs.french_rewards import final_rewards, trick_rewards
+from tarot_env.envs.french_tarot import check_env_options, make_config
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french.deal import format_deal, parse_deal
 from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError
@@ -59,14 +59,8 @@ class FrenchTarotVectorEnv:
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward={reward!r} is not a reward mode; choose one of {', '.join(map(repr, REWARD_MODES))}")
-        for name, value in (("shaping", shaping), ("oracle", oracle), ("records", records)):
-            if not isinstance(value, bool):
-                raise TypeError(f"{name} must be True or False, got {value!r}")
-        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < num_players):
-            raise ValueError(f"dealer={dealer!r} must be None (random) or a seat 0..{num_players - 1}")
         self.config = make_config(num_players, **rules)
+        check_env_options(num_players, reward, dealer, shaping=shaping, oracle=oracle, records=records)
         self.num_envs = int(num_envs)
         self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
         self.game = FrenchTarotGame(self.config)
