@@ -61,7 +61,7 @@ def _build() -> Deck:
         names.append(name)
         suit.append(TRUMP_SUIT)
         rank.append(trump_rank)
-        strength.append(101 if name.startswith("M") else 100 + trump_rank)  # the four Mori are equal
+        strength.append(101 if name in ("M1", "M2", "M3", "M4") else 100 + trump_rank)  # the four Mori are equal
         value.append(5 if name in ("BEG", "MON", "ANG") else 1)
     names.append("MAT")
     suit.append(EXCUSE_SUIT)

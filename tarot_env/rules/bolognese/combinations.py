@@ -47,9 +47,8 @@ Cross-checks, as the table counts them (§6.1, §6.3, §8.3): Barilli's cricca s
 (:func:`barilli_cricche`, 148 minus what the other side holds) and Pisarri's Grande shortcut
 (:func:`pisarri_grande`, 105 − 5·(S + h′ + c′)), both computed from the other side's pile only.
 
-:func:`breakdown` counts one set family by family, in plain Python, following the spec's
-pseudo-code line by line; the batch functions compute the same with array operations over the
-rows, and the tests check that the two agree.
+:func:`breakdown` gives one set's combinations family by family (for explanations), from the
+batch functions.
 """
 
 from __future__ import annotations
@@ -70,12 +69,10 @@ from tarot_env.cards.bolognese import (
     LUNA,
     MATTO,
     MONDO,
-    MORI,
     NUM_CARDS,
     NUMBERED,
     SOLE,
     SUITS,
-    card,
     suit_card,
 )
 
@@ -214,6 +211,17 @@ def _lengths(m: np.ndarray, mori: str) -> np.ndarray:
     return L
 
 
+def _scavezza(m: np.ndarray) -> np.ndarray:
+    """The Pisarri number of the trump that breaks each row's Grande chain (§6.3), -1 when the
+    chain passes the 5 (computed as in :func:`_lengths`; meaningful where the Grande is valid)."""
+    C = m[:, CONTATORI].sum(axis=1, dtype=np.int64)
+    h = m[:, GRANDE_HEAD].sum(axis=1, dtype=np.int64)
+    spare = C - np.maximum(0, 2 - h)
+    broken = np.cumsum(~m[:, SCAVEZZO], axis=1) > spare[:, None]
+    first = np.argmax(broken, axis=1)
+    return np.where(broken.any(axis=1), SCAVEZZO_NUMBERS[first], -1)
+
+
 def _sequence_total(L: np.ndarray, doubling: bool) -> np.ndarray:
     pts = np.where(L > 0, SEQUENCE_STEP * (L - 1), 0)
     return _doubled(pts.sum(axis=-1), np.count_nonzero(L, axis=-1), doubling)
@@ -256,7 +264,7 @@ def combination_points(sets: np.ndarray, *, mori: str = "both", doubling: bool =
     return cricche_points(sets, doubling=doubling) + sequence_points(sets, mori=mori, doubling=doubling)
 
 
-# --------------------------------------------------------------------------- one set, plain Python
+# --------------------------------------------------------------------------- one set, for explanations
 @dataclass(frozen=True)
 class CombinationBreakdown:
     """The combinations of one set of cards, family by family (§6), for tests and explanations.
@@ -293,88 +301,34 @@ def _card_set(cards: np.ndarray | Iterable[int | str]) -> set[int]:
     return set(ids)
 
 
-def _reference_lengths(P: set[int], mori: str) -> tuple[dict[str, int], int | None]:
-    """§6.3's pseudo-code, written out for one set (the reference for :func:`_lengths`)."""
-    C = sum(c in P for c in (BEGATO, MATTO))
-    L = dict.fromkeys(SEQUENCE_FAMILIES, 0)
-    for s, name in enumerate(SEQUENCE_FAMILIES[1:5]):
-        suit = SUITS[s]
-        if suit_card("K", suit) in P:
-            f = sum(suit_card(r, suit) in P for r in ("Q", "N", "J"))
-            if f >= 2 or (f == 1 and C >= 1):
-                L[name] = 1 + f + (suit_card("A", suit) in P) + C
-    m = sum(c in P for c in MORI)
-    mori_valid = m >= 3 or (m == 2 and C >= 1)
-    if mori_valid:
-        L["mori"] = m + C
-    a = sum(suit_card("A", s) in P for s in SUITS)
-    if a >= 3 or (a == 2 and C >= 1):
-        L["assi"] = a + C
-    scavezza = None
-    if ANGELO in P:
-        h = sum(c in P for c in (MONDO, SOLE, LUNA))
-        if h >= 2 or (h == 1 and C >= 1):
-            spare = C - max(0, 2 - h)
-            nat, ok = 0, True
-            for n in range(16, 4, -1):
-                if card(f"T{n}") in P:
-                    nat += 1
-                elif spare > 0:
-                    spare -= 1
-                else:
-                    ok, scavezza = False, n
-                    break
-            grande_mori = m if ok else 0
-            if mori == "grande" and grande_mori > 0:
-                L["mori"] = 0
-            if mori == "mori" and mori_valid:
-                grande_mori = 0
-            L["grande"] = 1 + h + nat + grande_mori + C
-    return L, scavezza
-
-
-def _reference_sequence_total(L: dict[str, int], doubling: bool) -> int:
-    total = sum(SEQUENCE_STEP * (n - 1) for n in L.values() if n)
-    valid = sum(1 for n in L.values() if n)
-    return 2 * total if doubling and valid >= DOUBLING_COUNT else total
-
-
 def breakdown(cards: np.ndarray | Iterable[int | str], *, mori: str = "both", doubling: bool = True) -> CombinationBreakdown:
-    """The combinations of one set of cards (§6), family by family.
+    """The combinations of one set of cards (§6), family by family, from the batch functions.
 
     ``cards``: a ``(62,)`` bool mask, or card ids or notation (``["KS", "QS", "NS"]``).
     Options as in the module docstring (``mori``: U5, ``doubling``: U6).
     """
     _check_mori(mori)
-    P = _card_set(cards)
-    counts = {name: sum(int(c) in P for c in CRICCA_CARDS[i]) for i, name in enumerate(CRICCA_FAMILIES)}
-    cricca = {
-        name: (2 * int(CRICCA_VALUE[i]) if counts[name] == 4 else int(CRICCA_VALUE[i]) if counts[name] == 3 else 0)
-        for i, name in enumerate(CRICCA_FAMILIES)
-    }
-    criccone = sum(1 for n in counts.values() if n >= 3) >= DOUBLING_COUNT
-    cricche_total = sum(cricca.values()) * (2 if doubling and criccone else 1)
-    if mori == "best":
-        by_grande, scavezza = _reference_lengths(P, "grande")
-        by_mori, _ = _reference_lengths(P, "mori")
-        better = _reference_sequence_total(by_mori, doubling) > _reference_sequence_total(by_grande, doubling)
-        L = by_mori if better else by_grande
-    else:
-        L, scavezza = _reference_lengths(P, mori)
-    seq_points = {name: SEQUENCE_STEP * (n - 1) if n else 0 for name, n in L.items()}
-    doubled = doubling and sum(1 for n in L.values() if n) >= DOUBLING_COUNT
-    sequences_total = _reference_sequence_total(L, doubling)
+    m = np.zeros((1, NUM_CARDS), dtype=bool)
+    m[0, sorted(_card_set(cards))] = True
+    counts = _cricca_counts(m)[0]
+    cricca = _cricca_family_points(counts[None])[0]
+    criccone = int(np.count_nonzero(counts >= 3)) >= DOUBLING_COUNT
+    lengths = _sequence_lengths(m, mori, doubling)[0]
+    n_valid = int(np.count_nonzero(lengths))
+    cricche_total = int(cricca.sum()) * (2 if doubling and criccone else 1)
+    sequences_total = int(_sequence_total(lengths[None], doubling)[0])
+    scavezza = int(_scavezza(m)[0]) if lengths[0] else -1
     return CombinationBreakdown(
-        cricca_counts=counts,
-        cricca_points=cricca,
+        cricca_counts={name: int(n) for name, n in zip(CRICCA_FAMILIES, counts)},
+        cricca_points={name: int(p) for name, p in zip(CRICCA_FAMILIES, cricca)},
         criccone=criccone,
         cricche_doubled=doubling and criccone,
         cricche_total=cricche_total,
-        sequence_lengths=L,
-        sequence_points=seq_points,
-        sequences_doubled=doubled,
+        sequence_lengths={name: int(n) for name, n in zip(SEQUENCE_FAMILIES, lengths)},
+        sequence_points={name: SEQUENCE_STEP * (int(n) - 1) if n else 0 for name, n in zip(SEQUENCE_FAMILIES, lengths)},
+        sequences_doubled=doubling and n_valid >= DOUBLING_COUNT,
         sequences_total=sequences_total,
-        scavezza=scavezza,
+        scavezza=None if scavezza < 0 else scavezza,
         total=cricche_total + sequences_total,
     )
 
