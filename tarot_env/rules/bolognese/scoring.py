@@ -1,0 +1,904 @@
+"""End-of-hand scoring and the game-level rules of the Tarocchino games (rules/tarocchino.md §§4.6, 7–14), batch-first.
+
+Everything here is a pure function over rows: piles of won cards as bool card masks
+``(R, S, 62)`` (R rows, S sides or players), per-row integers ``(R,)`` or ``(R, S)``. Nothing
+needs the play state machine: the caller hands over what a finished hand left on the table
+(each side's *Tallone di Presa*, discards included, the Matto exchange of §4.5 made when the
+Matto owner's side took a trick), the tricks each side won, who took the last trick and the
+declarations made. Points are whole points, except in Terziglio, whose piles may be odd
+(U18) and are counted in half-points.
+
+What each game adds (the sections of the spec):
+
+- **Ottocento** (§8): :func:`ottocento_hand_scores` (§8.3: cards in pairs + last trick +
+  combinations + declarations, both sides score; cappotto §4.6), :func:`ottocento_claims`
+  and :func:`claim_outcome` (§8.4, *Chiamarsi Fuori*), :func:`game_result` (end of game, U9).
+- **Quattro Scartate** (§9): Ottocento's hand score; no claims; :func:`quattro_scartate_result`
+  after :data:`QUATTRO_SCARTATE_HANDS` hands (tie: U10).
+- **Terziglio** (§10): :func:`terziglio_auction` (the auction's outcome: soloist and contract),
+  :func:`terziglio_poste`, :func:`terziglio_settlement` (the stakes, TV12) and
+  :func:`terziglio_hand` (a whole hand: Pozzo, cappotto, half-points, winner, poste, settlement).
+- **Millone** (§11), **Centocinquanta** (§12): :func:`millone_hand_scores`,
+  :func:`centocinquanta_hand_scores`, :func:`duel_claims`, :func:`game_result`.
+- **Quindici** (§13): :func:`quindici_round` (q, TV13), :func:`quindici_hand_scores`,
+  :func:`quindici_claims` (U15, U24).
+- **Mattazza** (§14): :func:`mattazza_hand` (per-trick count, who loses),
+  :func:`mattazza_losers`, :func:`mattazza_standing` (ways to end the game).
+
+Seats are numbered in playing order: seat ``s + 1`` (mod n) plays after seat ``s``, i.e. on
+his right (play is anticlockwise, §4.1). In the 4-player games the sides are ``seat % 2``
+(partners sit opposite, §5.1); the dealer's right, ``dealer + 1``, is the *Primo di Mano*.
+
+Every [CHOICE] of the spec that a function here depends on is a keyword argument whose
+default is the spec's; the docstrings name its U-number (§15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tarot_env.cards.bolognese import NUM_CARDS
+from tarot_env.rules.bolognese.combinations import MORI_OPTIONS, combination_points
+from tarot_env.rules.bolognese.counting import CARD_VALUE, LAST_TRICK_BONUS, pile_half_points, pile_points
+
+# --------------------------------------------------------------------------- constants
+#: Ottocento's target and the longer games some tables play (§8.1, seed 4.1.1).
+OTTOCENTO_TARGET = 800
+OTTOCENTO_TARGETS = (800, 1000, 1500)
+#: Hands in a game of Quattro Scartate: each of the four players deals once (§9).
+QUATTRO_SCARTATE_HANDS = 4
+MILLONE_TARGET = 1000
+#: Centocinquanta's target and the variants of §12.3.
+CENTOCINQUANTA_TARGET = 150
+CENTOCINQUANTA_TARGETS = (150, 151, 200)
+#: Quindici's target, in rounded points, and the variants of §13.
+QUINDICI_TARGET = 15
+QUINDICI_TARGETS = (15, 20, 21)
+
+#: Tricks in a hand of each game (§8.2, §10.4, §11.5, §12.2, §14.3).
+OTTOCENTO_TRICKS = 15
+TERZIGLIO_TRICKS = 18
+MILLONE_TRICKS = 20
+CENTOCINQUANTA_TRICKS = 15
+MATTAZZA_TRICKS = 10
+#: Cards in play in Centocinquanta and Quindici: 15 + 17; the other 30 are out of the count (§12.1).
+CENTOCINQUANTA_CARDS = 32
+
+#: :func:`game_result` and friends: no winner yet, play another hand.
+PLAY_ON = -1
+#: :func:`game_result` and friends: the game ends drawn.
+DRAW = -2
+
+#: Terziglio contracts (§10.3): nobody plays (all passed: redeal), *andare su* ("Posso?"
+#: accepted: the soloist takes the Pozzo), *fare di mio* (alone with his own 18 cards, said
+#: by the bidder or by the player who refused a "Posso?").
+NO_CONTRACT, SU, DI_MIO = 0, 1, 2
+TERZIGLIO_CONTRACTS = ("none", "su", "di_mio")
+#: What the soloist wins or loses per posta, by contract (§10.6): 2 going up, 4 di mio; each
+#: opponent pays or receives half of it.
+TERZIGLIO_STAKE = np.array([0, 2, 4], dtype=np.int64)
+TERZIGLIO_STAKE.setflags(write=False)
+#: The calls of the Terziglio auction (§10.3), as :func:`terziglio_auction` reads them.
+PASSO, POSSO, VA_BENE, FACCIO_DI_MIO = "passo", "posso", "va bene", "faccio di mio"
+
+#: The claim opportunities of Ottocento in the order they come (§8.4 steps 1–5).
+OTTOCENTO_CLAIMS = ("dealer_before_pickup", "primo", "dealer_partner", "primo_partner", "dealer")
+#: The claim opportunities of the two-player games (§11.3, §12.3, U21, U8).
+DUEL_CLAIMS = ("dealer_before_pickup", "opponent", "dealer")
+
+POSTE_ROUNDINGS = ("floor", "nearest")
+ODD_PILE_OPTIONS = ("exact", "odd_alone")
+WRONG_CLAIM_OPTIONS = ("refused", "loses")
+QUINDICI_CLAIM_OPTIONS = ("declaration", "raw_sum")
+MATTAZZA_WAYS = ("target", "first_two")
+
+
+# --------------------------------------------------------------------------- input checks
+def _int_rows(x: np.ndarray | Sequence[int] | int, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """``x`` as int64 of ``shape``; a scalar is broadcast to it."""
+    arr = np.asarray(x)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name} must be integers, got {arr.dtype}")
+    if arr.ndim == 0:
+        arr = np.broadcast_to(arr, shape)
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
+    return arr.astype(np.int64)
+
+
+def _piles(piles: np.ndarray, sides: int | None = None) -> np.ndarray:
+    p = np.asarray(piles)
+    if p.dtype != bool or p.ndim != 3 or p.shape[-1] != NUM_CARDS:
+        raise ValueError(f"piles must be bool masks of shape (R, S, {NUM_CARDS}), got {p.dtype} {p.shape}")
+    if sides is not None and p.shape[1] != sides:
+        raise ValueError(f"this game has {sides} sides, piles has {p.shape[1]}")
+    if np.any(p.sum(axis=1) > 1):
+        raise ValueError("a card lies in two piles of one row")
+    return p
+
+
+def _check_whole_pack(p: np.ndarray, game: str) -> None:
+    missing = ~p.any(axis=1)
+    if np.any(missing):
+        rows = np.flatnonzero(missing.any(axis=1))
+        raise ValueError(f"in {game} the piles hold all {NUM_CARDS} cards at the end of a hand; rows {rows.tolist()} miss some")
+
+
+def _tricks(tricks_won, shape: tuple[int, int], total: int | None, last_trick: np.ndarray) -> np.ndarray:
+    t = _int_rows(tricks_won, "tricks_won", shape)
+    if np.any(t < 0):
+        raise ValueError("tricks_won cannot be negative")
+    if total is not None and np.any(t.sum(axis=1) != total):
+        raise ValueError(f"the tricks of a hand add up to {total}, got {t.sum(axis=1).tolist()}")
+    if np.any((last_trick < 0) | (last_trick >= shape[1])):
+        raise ValueError(f"last_trick must be a side index 0..{shape[1] - 1}, got {last_trick.tolist()}")
+    if np.any(t[np.arange(shape[0]), last_trick] == 0):
+        raise ValueError("the side that won the last trick must have won at least one trick")
+    return t
+
+
+def _check_option(value: object, options: tuple, name: str, u: str) -> None:
+    if value not in options:
+        raise ValueError(f"{name} must be one of {options} (tarocchino.md {u}), got {value!r}")
+
+
+# --------------------------------------------------------------------------- cappotto (§4.6)
+def apply_cappotto(piles: np.ndarray, tricks_won: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Move a capotted side's pile to the other side (§4.6, §4.5, §10.5): ``(R, 2, 62)`` -> the same.
+
+    A side that took no trick can hold in its pile only what it did not win in play: its
+    discard (the dealer's 2 cards in Ottocento, the soloist's 8 in Terziglio, a player's 10 or
+    12 in Millone) and the Matto it covered. The cappotto takes both: "the side with no tricks
+    loses its discard", and the Matto goes to the opponents because the side has no card to
+    give for it. So the whole pile changes hands; the result is idempotent, and the union of
+    the piles is unchanged. Returns the new piles and ``capotted`` (R, 2) bool, the sides with
+    no trick. Two sides only: Mattazza (§14.7) hands the Matto to the winner of the trick in
+    which it was covered, which only the play knows.
+    """
+    p = _piles(piles, 2)
+    t = _int_rows(tricks_won, "tricks_won", p.shape[:2])
+    capotted = t == 0
+    out = p.copy()
+    moved = p & capotted[:, :, None]
+    out &= ~capotted[:, :, None]
+    out |= moved[:, ::-1]
+    return out, capotted
+
+
+# --------------------------------------------------------------------------- a hand's score (§8.3)
+@dataclass(frozen=True)
+class HandScore:
+    """One hand's score, part by part, for each side: every field (R, S) int64, in points
+    (``scale`` 1) or half-points (``scale`` 2, Terziglio, U18).
+
+    ``cards``: the pile counted in groups (§3.2); ``last_trick``: 6 for the side that won it
+    (§3.3); ``combinations``: cricche and sequences of the pile, each doubled on its own
+    (§6); ``declarations``: the side's declarations made this hand (§7; U7 for a capotted
+    side); ``bonus``: the cappotto bonus (U11, 0 by default); ``total``: their sum, what the
+    side adds to its running total. ``capotted``: (R, S) bool, the sides that took no trick.
+    """
+
+    cards: np.ndarray
+    last_trick: np.ndarray
+    combinations: np.ndarray
+    declarations: np.ndarray
+    bonus: np.ndarray
+    total: np.ndarray
+    capotted: np.ndarray
+    scale: int = 1
+
+
+def hand_scores(
+    piles: np.ndarray,
+    tricks_won: np.ndarray,
+    last_trick: np.ndarray,
+    declarations: np.ndarray | None = None,
+    *,
+    group_size: int = 2,
+    num_tricks: int | None = None,
+    mori: str = "both",
+    doubling: bool = True,
+    keep_capotted_declarations: bool = True,
+    cappotto_bonus: int = 0,
+    half_points: bool = False,
+    odd_pile: str = "exact",
+) -> HandScore:
+    """Each side's score for one hand, as §8.3 counts it (the other games reuse it).
+
+        side score = cards (Σv − N + N/group_size) + 6 if it won the last trick
+                   + cricche + sequences (§6, doubled independently) + its declarations (§7)
+
+    ``piles`` (R, S, 62) bool: each side's Tallone di Presa, discards included (§5.3), after the
+    Matto exchange of §4.5 (when the Matto owner's side took a trick); with 2 sides a capotted
+    side's pile (its discard, the Matto) goes to the other side first (:func:`apply_cappotto`).
+    ``tricks_won`` (R, S); ``last_trick`` (R,) the side that won the last trick;
+    ``declarations`` (R, S) the points each side declared this hand (None: none).
+    ``group_size`` 2 (pairs) or n (Mattazza's count per trick, §14.4); ``num_tricks`` the
+    tricks of a hand, checked when given.
+
+    Options: ``mori`` (U5) and ``doubling`` (§6.2) go to :func:`combination_points`;
+    ``keep_capotted_declarations`` (U7, default True: a capotted side keeps what it declared;
+    False cancels it); ``cappotto_bonus`` (U11, default 0: no bonus; points added to a side
+    that took every trick, with 2 sides). ``half_points`` counts in half-points (Terziglio's
+    odd piles, U18) with ``odd_pile``: ``"exact"`` (default, U18: Σv − N/2, half a point for
+    the odd card, both sides still total 87) or ``"odd_alone"`` (U18's alternative: the odd
+    card counted alone at its value, Σv − ⌊N/2⌋; the sides then total 88).
+    """
+    p = _piles(piles)
+    R, S = p.shape[:2]
+    last = _int_rows(last_trick, "last_trick", (R,))
+    t = _tricks(tricks_won, (R, S), num_tricks, last)
+    d = np.zeros((R, S), dtype=np.int64) if declarations is None else _int_rows(declarations, "declarations", (R, S))
+    if np.any(d < 0):
+        raise ValueError("declarations are points declared, never negative")
+    _check_option(mori, MORI_OPTIONS, "mori", "U5")
+    _check_option(odd_pile, ODD_PILE_OPTIONS, "odd_pile", "U18")
+    if S == 2:
+        p, capotted = apply_cappotto(p, t)
+    else:
+        capotted = t == 0
+    scale = 2 if half_points else 1
+    flat = p.reshape(R * S, NUM_CARDS)
+    if not half_points:
+        cards = pile_points(flat, group_size)
+    elif odd_pile == "exact":
+        cards = pile_half_points(flat, group_size)
+    else:
+        if group_size != 2:
+            raise ValueError("odd_pile='odd_alone' is a rule of the pair count (U18)")
+        n = np.count_nonzero(flat, axis=-1)
+        cards = 2 * (flat @ CARD_VALUE - n // 2)
+    cards = cards.reshape(R, S)
+    last_pts = np.zeros((R, S), dtype=np.int64)
+    last_pts[np.arange(R), last] = scale * LAST_TRICK_BONUS
+    combos = scale * combination_points(flat, mori=mori, doubling=doubling).reshape(R, S)
+    if not keep_capotted_declarations:
+        d = np.where(capotted, 0, d)
+    d = scale * d
+    bonus = np.zeros((R, S), dtype=np.int64)
+    if S == 2 and cappotto_bonus:
+        bonus = scale * cappotto_bonus * capotted[:, ::-1].astype(np.int64)
+    total = cards + last_pts + combos + d + bonus
+    return HandScore(cards, last_pts, combos, d, bonus, total, capotted, scale)
+
+
+def ottocento_hand_scores(
+    piles: np.ndarray,
+    tricks_won: np.ndarray,
+    last_trick: np.ndarray,
+    declarations: np.ndarray | None = None,
+    *,
+    mori: str = "both",
+    doubling: bool = True,
+    keep_capotted_declarations: bool = True,
+    cappotto_bonus: int = 0,
+) -> HandScore:
+    """Both sides' scores for one hand of Ottocento or Quattro Scartate (§8.3, §9): (R, 2) fields.
+
+    ``piles`` (R, 2, 62): side ``seat % 2``'s pile; together they hold the 62 cards (the
+    dealer's 2 discards in his side's pile, §5.3). 15 tricks. The card parts of the two sides
+    add up to 87, and 93 with the last trick (§8.3). A capotted side loses its discard and the
+    Matto (§4.6), keeps its declarations (U7) and the other side gets no bonus (U11). Options
+    as in :func:`hand_scores`.
+    """
+    p = _piles(piles, 2)
+    _check_whole_pack(p, "Ottocento")
+    return hand_scores(
+        p,
+        tricks_won,
+        last_trick,
+        declarations,
+        num_tricks=OTTOCENTO_TRICKS,
+        mori=mori,
+        doubling=doubling,
+        keep_capotted_declarations=keep_capotted_declarations,
+        cappotto_bonus=cappotto_bonus,
+    )
+
+
+def millone_hand_scores(
+    piles: np.ndarray,
+    tricks_won: np.ndarray,
+    last_trick: np.ndarray,
+    declarations: np.ndarray | None = None,
+    *,
+    mori: str = "both",
+    doubling: bool = True,
+    keep_capotted_declarations: bool = True,
+    cappotto_bonus: int = 0,
+) -> HandScore:
+    """Both players' scores for one hand of Millone (§11.7): (R, 2) fields, player by player.
+
+    Scored as Ottocento on individual piles: each player's pile holds his tricks and his own
+    discards (the opponent's 10, the dealer's 12, §11.4–5): 40 cards in 20 tricks + 22
+    discards = 62. A player who took no trick loses his discards and the Matto (§4.6).
+    """
+    p = _piles(piles, 2)
+    _check_whole_pack(p, "Millone")
+    return hand_scores(
+        p,
+        tricks_won,
+        last_trick,
+        declarations,
+        num_tricks=MILLONE_TRICKS,
+        mori=mori,
+        doubling=doubling,
+        keep_capotted_declarations=keep_capotted_declarations,
+        cappotto_bonus=cappotto_bonus,
+    )
+
+
+def centocinquanta_hand_scores(
+    piles: np.ndarray,
+    tricks_won: np.ndarray,
+    last_trick: np.ndarray,
+    declarations: np.ndarray | None = None,
+    *,
+    mori: str = "both",
+    doubling: bool = True,
+    keep_capotted_declarations: bool = True,
+    cappotto_bonus: int = 0,
+) -> HandScore:
+    """Both players' scores for one hand of Centocinquanta (§12.4): (R, 2) fields.
+
+    As Ottocento over the 32 cards in play (15 tricks of 2 + the dealer's 2 discards); the 30
+    cards out of the hand are in no pile. Card points of the two players add up to
+    Σv(the 32 cards) − 16, and 6 more with the last trick: the total depends on the deal.
+    """
+    p = _piles(piles, 2)
+    n = np.count_nonzero(p, axis=(1, 2))
+    if np.any(n != CENTOCINQUANTA_CARDS):
+        raise ValueError(f"in Centocinquanta the piles hold the {CENTOCINQUANTA_CARDS} cards in play, got {n.tolist()}")
+    return hand_scores(
+        p,
+        tricks_won,
+        last_trick,
+        declarations,
+        num_tricks=CENTOCINQUANTA_TRICKS,
+        mori=mori,
+        doubling=doubling,
+        keep_capotted_declarations=keep_capotted_declarations,
+        cappotto_bonus=cappotto_bonus,
+    )
+
+
+def declaration_points(hands: np.ndarray, *, mori: str = "both", doubling: bool = True) -> np.ndarray:
+    """The value of declaring a hand (§7): its cricche and sequences, valued as in §6.
+
+    ``hands`` (R, 62) or (62,) bool, the cards shown (for a claim, only the cards the rule
+    lets the player use: the dealer's first 15 before picking up (§8.4.1), the first deal in
+    Millone (§11.6)). ``doubling`` is U6 (default True: declarations double like the end-of-hand
+    count; False is the alternative "declarations undoubled").
+    """
+    return combination_points(hands, mori=mori, doubling=doubling)
+
+
+# --------------------------------------------------------------------------- claims (§8.4)
+@dataclass(frozen=True)
+class Claims:
+    """The claim opportunities of one hand, in the order they come: fields (R, K).
+
+    ``names`` (K,) the opportunities (:data:`OTTOCENTO_CLAIMS` or :data:`DUEL_CLAIMS`);
+    ``side`` the side (or player) who would claim; ``value`` the running total plus the
+    declaration that opportunity may use, compared with ``target``; ``allowed`` whether the
+    claim is correct (value ≥ target, and the opportunity exists under the options).
+    """
+
+    names: tuple[str, ...]
+    side: np.ndarray
+    value: np.ndarray
+    allowed: np.ndarray
+    target: int
+
+    def first(self) -> np.ndarray:
+        """(R,) the earliest opportunity at which a correct claim can be made, -1 for none."""
+        return np.where(self.allowed.any(axis=1), np.argmax(self.allowed, axis=1), -1)
+
+
+def ottocento_claims(
+    totals: np.ndarray,
+    dealer: np.ndarray,
+    pickup_declaration: np.ndarray,
+    declarations: np.ndarray,
+    *,
+    target: int = OTTOCENTO_TARGET,
+    dealer_claims_after_pickup: bool = True,
+    partner_needs_own_declaration: bool = False,
+) -> Claims:
+    """*Chiamarsi Fuori* in Ottocento (§8.4): who may claim, at which step, with what sum.
+
+    ``totals`` (R, 2) the sides' running totals before this hand (side = seat % 2);
+    ``dealer`` (R,) seat; ``pickup_declaration`` (R,) the declaration value of the dealer's
+    first 15 cards (before he picks up the last 2); ``declarations`` (R, 4) by seat, the
+    value each player declared at his first turn (0 if he declared nothing). The steps:
+
+    1. ``dealer_before_pickup``: dealer's side total + his first-15 declaration;
+    2. ``primo`` (dealer + 1): his side's total + his own declaration;
+    3. ``dealer_partner`` (dealer + 2): his side's total + his own declaration;
+    4. ``primo_partner`` (dealer + 3): his side's total + the Primo's declaration + his own
+       (U23: he may do so whatever his own is worth, 0 included; with
+       ``partner_needs_own_declaration=True`` he must have declared something);
+    5. ``dealer`` (Ultimo di Mano): his side's total + his own declaration, **never** his
+       partner's (§8.4.5); U8 (``dealer_claims_after_pickup``, default True) lets him claim
+       with his own alone; False: not at all.
+
+    The claim is correct when the sum reaches ``target`` (800; 1000 and 1500 at some tables).
+    """
+    tot = _int_rows(totals, "totals", (len(np.asarray(dealer)), 2))
+    R = len(tot)
+    d = _int_rows(dealer, "dealer", (R,))
+    if np.any((d < 0) | (d > 3)):
+        raise ValueError(f"dealer must be a seat 0..3, got {d.tolist()}")
+    pick = _int_rows(pickup_declaration, "pickup_declaration", (R,))
+    dec = _int_rows(declarations, "declarations", (R, 4))
+    if np.any(pick < 0) or np.any(dec < 0):
+        raise ValueError("declarations are never negative")
+    rows = np.arange(R)
+    seat = (d[:, None] + np.array([0, 1, 2, 3, 0])) % 4  # the claimant of each step
+    side = seat % 2
+    side_total = tot[rows[:, None], side]
+    primo, dp, pp = (d + 1) % 4, (d + 2) % 4, (d + 3) % 4
+    own = np.stack([pick, dec[rows, primo], dec[rows, dp], dec[rows, primo] + dec[rows, pp], dec[rows, d]], axis=1)
+    value = side_total + own
+    allowed = value >= target
+    if partner_needs_own_declaration:
+        allowed[:, 3] &= dec[rows, pp] > 0
+    if not dealer_claims_after_pickup:
+        allowed[:, 4] = False
+    return Claims(OTTOCENTO_CLAIMS, side, value, allowed, int(target))
+
+
+def duel_claims(
+    totals: np.ndarray,
+    dealer: np.ndarray,
+    pickup_declaration: np.ndarray,
+    declarations: np.ndarray,
+    *,
+    target: int,
+    dealer_claims_after_pickup: bool = True,
+) -> Claims:
+    """*Chiamarsi Fuori* in Millone and Centocinquanta (§11.3, §12.3, U21, U22): (R, 3) fields.
+
+    ``totals`` (R, 2) by player; ``dealer`` (R,) 0 or 1; ``pickup_declaration`` (R,) the value
+    of the dealer's first 20 (Millone) or 15 (Centocinquanta) cards; ``declarations`` (R, 2) by
+    player, what each may use later: the opponent's at his first turn (Millone: right after the
+    dealer picks up, with his 20 cards), the dealer's at his first turn. Only first-deal cards
+    may serve a claim in Millone (§11.6): the caller values those. Steps: the dealer before
+    picking up, the opponent, the dealer again with his own declaration (U8, U21;
+    ``dealer_claims_after_pickup=False``: not at all). ``target``: 1000 (Millone), 150
+    (151, 200) for Centocinquanta.
+    """
+    tot = _int_rows(totals, "totals", (len(np.asarray(dealer)), 2))
+    R = len(tot)
+    d = _int_rows(dealer, "dealer", (R,))
+    if np.any((d < 0) | (d > 1)):
+        raise ValueError(f"dealer must be player 0 or 1, got {d.tolist()}")
+    pick = _int_rows(pickup_declaration, "pickup_declaration", (R,))
+    dec = _int_rows(declarations, "declarations", (R, 2))
+    if np.any(pick < 0) or np.any(dec < 0):
+        raise ValueError("declarations are never negative")
+    return _duel(tot, d, np.stack([pick, dec[np.arange(R), 1 - d], dec[np.arange(R), d]], axis=1), target, dealer_claims_after_pickup)
+
+
+def _duel(tot: np.ndarray, d: np.ndarray, own: np.ndarray, target: int, dealer_again: bool) -> Claims:
+    R = len(tot)
+    side = np.stack([d, 1 - d, d], axis=1)
+    value = tot[np.arange(R)[:, None], side] + own
+    allowed = value >= target
+    if not dealer_again:
+        allowed[:, 2] = False
+    return Claims(DUEL_CLAIMS, side, value, allowed, int(target))
+
+
+def quindici_claims(
+    totals: np.ndarray,
+    dealer: np.ndarray,
+    pickup_declaration: np.ndarray,
+    declarations: np.ndarray,
+    *,
+    target: int = QUINDICI_TARGET,
+    dealer_claims_after_pickup: bool = True,
+    claim_rounding: str = "declaration",
+    raw_totals: np.ndarray | None = None,
+) -> Claims:
+    """*Chiamarsi Fuori* in Quindici (§13, U15, U24): as :func:`duel_claims` on rounded values.
+
+    ``totals`` (R, 2) the players' running totals in rounded points (sums of q of each hand);
+    ``declarations`` raw points. ``claim_rounding`` ``"declaration"`` (U24 default): claim when
+    total + q(declaration) ≥ target. Rounding "the sum" instead gives the same thing when the
+    total is read back as 10·total points (q(10t + d) = t + q(d)); U24's alternative differs
+    only on raw running totals, ``"raw_sum"``: q(raw total + declaration) ≥ target, where
+    ``raw_totals`` (R, 2) are the sums of the unrounded hand scores (the caller keeps them).
+    ``value`` is then in rounded points.
+    """
+    _check_option(claim_rounding, QUINDICI_CLAIM_OPTIONS, "claim_rounding", "U24")
+    tot = _int_rows(totals, "totals", (len(np.asarray(dealer)), 2))
+    R = len(tot)
+    d = _int_rows(dealer, "dealer", (R,))
+    if np.any((d < 0) | (d > 1)):
+        raise ValueError(f"dealer must be player 0 or 1, got {d.tolist()}")
+    pick = _int_rows(pickup_declaration, "pickup_declaration", (R,))
+    dec = _int_rows(declarations, "declarations", (R, 2))
+    if np.any(pick < 0) or np.any(dec < 0):
+        raise ValueError("declarations are never negative")
+    rows = np.arange(R)
+    own_raw = np.stack([pick, dec[rows, 1 - d], dec[rows, d]], axis=1)
+    if claim_rounding == "declaration":
+        return _duel(tot, d, quindici_round(own_raw), target, dealer_claims_after_pickup)
+    if raw_totals is None:
+        raise ValueError("claim_rounding='raw_sum' needs raw_totals, the players' unrounded running totals")
+    raw = _int_rows(raw_totals, "raw_totals", (R, 2))
+    side = np.stack([d, 1 - d, d], axis=1)
+    value = quindici_round(raw[rows[:, None], side] + own_raw)
+    allowed = value >= target
+    if not dealer_claims_after_pickup:
+        allowed[:, 2] = False
+    return Claims(DUEL_CLAIMS, side, value, allowed, int(target))
+
+
+def claim_outcome(claims: Claims, claimed: np.ndarray, *, wrong_claim: str = "refused") -> np.ndarray:
+    """What a claim does (§8.4): (R,) the side that wins the game, or :data:`PLAY_ON`.
+
+    ``claimed`` (R,) the opportunity at which a claim is made (an index into
+    ``claims.names``), -1 where nobody claims. A correct claim ends the game at once: the
+    claiming side wins, and the hand is not played out. The spec says nothing of a wrong
+    claim (a sum below the target); ``wrong_claim`` ``"refused"`` (default: the claim is not
+    accepted and play goes on; an env offers only correct claims) or ``"loses"`` (the
+    claiming side loses the game, the usual penalty at Italian tables).
+    """
+    _check_option(wrong_claim, WRONG_CLAIM_OPTIONS, "wrong_claim", "§8.4 (no U-number)")
+    R, K = claims.allowed.shape
+    c = _int_rows(claimed, "claimed", (R,))
+    if np.any((c < -1) | (c >= K)):
+        raise ValueError(f"claimed must be -1 or an opportunity 0..{K - 1}, got {c.tolist()}")
+    rows = np.arange(R)
+    k = np.maximum(c, 0)
+    side = claims.side[rows, k]
+    ok = claims.allowed[rows, k]
+    out = np.full(R, PLAY_ON, dtype=np.int64)
+    out = np.where((c >= 0) & ok, side, out)
+    if wrong_claim == "loses":
+        out = np.where((c >= 0) & ~ok, 1 - side, out)
+    return out
+
+
+# --------------------------------------------------------------------------- end of game
+def game_result(totals: np.ndarray, target: int, *, tie: str = "play_on") -> np.ndarray:
+    """End of game after a hand (§8.4 end, §11.7, §12.3, §13): (R,) winning side, or PLAY_ON / DRAW.
+
+    ``totals`` (R, S) running totals after the hand. Nobody at the ``target``: play on. One
+    side at or over it: that side wins. Several: the highest total wins; a tie for the highest
+    is U9: ``tie="play_on"`` (default: play another hand) or ``"draw"``.
+    """
+    _check_option(tie, ("play_on", "draw"), "tie", "U9")
+    tot = np.asarray(totals)
+    if tot.ndim != 2 or not np.issubdtype(tot.dtype, np.integer):
+        raise ValueError(f"totals must be integers of shape (R, S), got {tot.dtype} {tot.shape}")
+    top = tot.max(axis=1)
+    n_top = np.count_nonzero(tot == top[:, None], axis=1)
+    reached = top >= target
+    tied = DRAW if tie == "draw" else PLAY_ON
+    return np.where(~reached, PLAY_ON, np.where(n_top > 1, tied, np.argmax(tot, axis=1))).astype(np.int64)
+
+
+def quattro_scartate_result(totals: np.ndarray, hands_played: np.ndarray | int, *, tie: str = "draw") -> np.ndarray:
+    """End of a game of Quattro Scartate (§9): (R,) winning side, PLAY_ON or DRAW.
+
+    There is no target and no claim: the game lasts :data:`QUATTRO_SCARTATE_HANDS` hands, each
+    player dealing once; then the higher total wins. On equal totals (U10): ``tie="draw"``
+    (default) or ``"extra_hand"``: play on, one hand at a time, until the totals differ.
+    """
+    _check_option(tie, ("draw", "extra_hand"), "tie", "U10")
+    tot = np.asarray(totals)
+    if tot.ndim != 2 or tot.shape[1] != 2 or not np.issubdtype(tot.dtype, np.integer):
+        raise ValueError(f"totals must be integers of shape (R, 2), got {tot.dtype} {tot.shape}")
+    h = _int_rows(hands_played, "hands_played", (len(tot),))
+    done = h >= QUATTRO_SCARTATE_HANDS
+    equal = tot[:, 0] == tot[:, 1]
+    tied = DRAW if tie == "draw" else PLAY_ON
+    return np.where(~done, PLAY_ON, np.where(equal, tied, np.argmax(tot, axis=1))).astype(np.int64)
+
+
+# --------------------------------------------------------------------------- Terziglio (§10)
+def terziglio_auction(calls: Sequence[str], receiver: int = 0) -> tuple[int, int]:
+    """The outcome of one Terziglio auction (§10.3, U12): ``(soloist seat, contract)``.
+
+    ``calls`` in the order spoken, from ``receiver`` (seats 0..2; the next speaker is the
+    previous one's right, seat + 1). A speaker says :data:`PASSO` (the right passes on),
+    :data:`FACCIO_DI_MIO` (he plays alone with his own 18 cards: DI_MIO) or :data:`POSSO`; then
+    the two others answer in anticlockwise order from the bidder's right (U12), even one who
+    has passed: :data:`VA_BENE` or :data:`FACCIO_DI_MIO`. The first refusal makes the refuser
+    the soloist, DI_MIO; two acceptances make the bidder go up, SU. Three passes: ``(-1,
+    NO_CONTRACT)``, the deal is thrown in (U12). Raises ``ValueError`` on a call out of place
+    or calls after the end.
+    """
+    if receiver not in (0, 1, 2):
+        raise ValueError(f"receiver must be a seat 0..2, got {receiver!r}")
+    speaker, passes, i = receiver, 0, 0
+    calls = [c.strip().lower() for c in calls]
+
+    def finish(result: tuple[int, int], used: int) -> tuple[int, int]:
+        if used != len(calls):
+            raise ValueError(f"the auction ended after {used} calls; {len(calls) - used} more given: {calls[used:]}")
+        return result
+
+    while i < len(calls):
+        call = calls[i]
+        if call == PASSO:
+            passes += 1
+            if passes == 3:
+                return finish((-1, NO_CONTRACT), i + 1)
+            speaker, i = (speaker + 1) % 3, i + 1
+        elif call == FACCIO_DI_MIO:
+            return finish((speaker, DI_MIO), i + 1)
+        elif call == POSSO:
+            for k in (1, 2):
+                if i + k >= len(calls):
+                    raise ValueError("the auction is not finished: a 'posso' waits for two answers")
+                answer = calls[i + k]
+                if answer == FACCIO_DI_MIO:
+                    return finish(((speaker + k) % 3, DI_MIO), i + k + 1)
+                if answer != VA_BENE:
+                    raise ValueError(f"a 'posso' is answered {VA_BENE!r} or {FACCIO_DI_MIO!r}, got {answer!r}")
+            return finish((speaker, SU), i + 3)
+        else:
+            raise ValueError(f"a speaker says {PASSO!r}, {POSSO!r} or {FACCIO_DI_MIO!r}, got {call!r}")
+    raise ValueError("the auction is not finished")
+
+
+def terziglio_poste(points: np.ndarray | int, *, rounding: str = "floor") -> np.ndarray:
+    """The winner's points converted to Poste (§10.6, TV12): (R,) int64.
+
+    ``rounding`` (U14): ``"floor"`` (default, the seed's table): 0–14 → 0, 15–24 → 1,
+    25–34 → 2, …, i.e. 0 below 15 and ⌊(p − 5)/10⌋ from 15 on; ``"nearest"`` (the seed's
+    garbled second line, read as rounding to the nearest ten): ⌊(p + 5)/10⌋.
+    """
+    _check_option(rounding, POSTE_ROUNDINGS, "rounding", "U14")
+    p = np.asarray(points)
+    if not np.issubdtype(p.dtype, np.integer) or np.any(p < 0):
+        raise ValueError(f"points must be non-negative integers, got {points!r}")
+    p = p.astype(np.int64)
+    if rounding == "floor":
+        return np.where(p < 15, 0, (p - 5) // 10)
+    return (p + 5) // 10
+
+
+def terziglio_settlement(soloist: np.ndarray, contract: np.ndarray, soloist_won: np.ndarray, poste: np.ndarray) -> np.ndarray:
+    """What each of the 3 seats wins or loses on a Terziglio hand (§10.6, TV12): (R, 3) int64.
+
+    The soloist wins (or loses) stake × poste, the stake being 2 if he went up (SU) and 4 if
+    he played di mio (DI_MIO) (:data:`TERZIGLIO_STAKE`); each opponent loses (or wins) half of
+    it. Zero-sum. ``contract`` NO_CONTRACT (all passed) settles nothing.
+    """
+    if np.ndim(contract) != 1:
+        raise ValueError(f"contract must be (R,) codes, got shape {np.shape(contract)}")
+    R = len(contract)
+    s = _int_rows(soloist, "soloist", (R,))
+    c = _int_rows(contract, "contract", (R,))
+    if np.any((c < 0) | (c > 2)):
+        raise ValueError(f"contract must be NO_CONTRACT, SU or DI_MIO (0..2), got {c.tolist()}")
+    if np.any(((s < 0) | (s > 2)) & (c != NO_CONTRACT)):
+        raise ValueError(f"soloist must be a seat 0..2, got {s.tolist()}")
+    won = np.broadcast_to(np.asarray(soloist_won, dtype=bool), (R,))
+    q = _int_rows(poste, "poste", (R,))
+    amount = np.where(won, 1, -1) * TERZIGLIO_STAKE[c] * q
+    out = np.repeat(-(amount // 2)[:, None], 3, axis=1)  # the stake is even: halves are whole
+    rows = np.flatnonzero(c != NO_CONTRACT)
+    out[rows, s[rows]] = amount[rows]
+    out[c == NO_CONTRACT] = 0
+    return out
+
+
+@dataclass(frozen=True)
+class TerziglioResult:
+    """One Terziglio hand (§10.6). ``hand``: the sides' scores in **half-points** (side 0 the
+    soloist, side 1 the two opponents; U18); ``soloist_won`` (R,) (a tie loses, [WP]);
+    ``winner_points`` (R,) the winner's points rounded down to whole points (U18); ``poste``
+    (R,); ``settlement`` (R, 3) by seat (:func:`terziglio_settlement`)."""
+
+    hand: HandScore
+    soloist_won: np.ndarray
+    winner_points: np.ndarray
+    poste: np.ndarray
+    settlement: np.ndarray
+
+
+def terziglio_hand(
+    piles: np.ndarray,
+    tricks_won: np.ndarray,
+    last_trick: np.ndarray,
+    soloist: np.ndarray,
+    contract: np.ndarray,
+    declarations: np.ndarray | None = None,
+    pozzo: np.ndarray | None = None,
+    *,
+    poste_rounding: str = "floor",
+    odd_pile: str = "exact",
+    declarations_allowed: bool = True,
+    mori: str = "both",
+    doubling: bool = True,
+    keep_capotted_declarations: bool = True,
+    cappotto_bonus: int = 0,
+) -> TerziglioResult:
+    """Score and settle one hand of Terziglio (§10.5–6).
+
+    ``piles`` (R, 2, 62): side 0 the soloist's pile (his 8 discards included when he went up),
+    side 1 the opponents' shared pile; ``tricks_won`` (R, 2) out of 18; ``last_trick`` (R,) the
+    side that won it; ``soloist`` (R,) his seat; ``contract`` (R,) SU or DI_MIO;
+    ``declarations`` (R, 2) by side. ``pozzo`` (R, 62): the 8 unused cards of a DI_MIO hand,
+    which go unseen to the side that wins the last trick (§10.3); ignored on SU rows (the
+    Pozzo is then in the soloist's hand and discard). With the Pozzo the piles hold all 62
+    cards. A soloist who went up and is capotted loses his discards (§10.5, :func:`apply_cappotto`).
+
+    Each side counts as in Ottocento, in half-points: piles of 3-card tricks may be odd
+    (U18, ``odd_pile``). The higher side wins; a tie goes against the soloist [WP]; the
+    loser's points are ignored. The winner's points, rounded down, become Poste
+    (``poste_rounding``, U14), settled by :func:`terziglio_settlement`.
+    ``declarations_allowed`` (the spec's [CHOICE] "declarations allowed", §10.6): False
+    refuses non-zero declarations. Other options as in :func:`hand_scores` (U5, U7, U11).
+    """
+    p = _piles(piles, 2).copy()
+    R = p.shape[0]
+    c = _int_rows(contract, "contract", (R,))
+    if np.any((c != SU) & (c != DI_MIO)):
+        raise ValueError("a Terziglio hand is played only under SU or DI_MIO; NO_CONTRACT is a redeal")
+    s = _int_rows(soloist, "soloist", (R,))
+    if np.any((s < 0) | (s > 2)):
+        raise ValueError(f"soloist must be a seat 0..2, got {s.tolist()}")
+    last = _int_rows(last_trick, "last_trick", (R,))
+    if np.any((last < 0) | (last > 1)):
+        raise ValueError(f"last_trick must be side 0 (soloist) or 1 (opponents), got {last.tolist()}")
+    if not declarations_allowed and declarations is not None and np.any(np.asarray(declarations) != 0):
+        raise ValueError("declarations_allowed=False, but declarations were given")
+    if pozzo is not None:
+        pz = np.asarray(pozzo)
+        if pz.dtype != bool or pz.shape != (R, NUM_CARDS):
+            raise ValueError(f"pozzo must be a bool mask of shape ({R}, {NUM_CARDS}), got {pz.dtype} {pz.shape}")
+        di_mio = np.flatnonzero(c == DI_MIO)
+        bad = np.count_nonzero(pz[di_mio], axis=1) != 8
+        if np.any(bad):
+            raise ValueError(f"the Pozzo is 8 cards; rows {di_mio[bad].tolist()} differ")
+        if np.any(p[di_mio].any(axis=1) & pz[di_mio]):
+            raise ValueError("a Pozzo card is also in a pile")
+        p[di_mio, last[di_mio]] |= pz[di_mio]
+    _check_whole_pack(p, "Terziglio (the Pozzo included)")
+    hand = hand_scores(
+        p,
+        tricks_won,
+        last,
+        declarations,
+        num_tricks=TERZIGLIO_TRICKS,
+        mori=mori,
+        doubling=doubling,
+        keep_capotted_declarations=keep_capotted_declarations,
+        cappotto_bonus=cappotto_bonus,
+        half_points=True,
+        odd_pile=odd_pile,
+    )
+    won = hand.total[:, 0] > hand.total[:, 1]
+    winner_points = np.where(won, hand.total[:, 0], hand.total[:, 1]) // 2
+    poste = terziglio_poste(winner_points, rounding=poste_rounding)
+    return TerziglioResult(hand, won, winner_points, poste, terziglio_settlement(s, c, won, poste))
+
+
+# --------------------------------------------------------------------------- Quindici (§13)
+def quindici_round(points: np.ndarray | int) -> np.ndarray:
+    """Quindici's rounding of a hand score (§13, TV13): q(p) = ⌊(p + 5)/10⌋.
+
+    0–4 → 0, 5–14 → 1, 15–24 → 2, 25–34 → 3, …; q(150) = 15.
+    """
+    p = np.asarray(points)
+    if not np.issubdtype(p.dtype, np.integer) or np.any(p < 0):
+        raise ValueError(f"points must be non-negative integers, got {points!r}")
+    return (p.astype(np.int64) + 5) // 10
+
+
+def quindici_hand_scores(
+    piles: np.ndarray,
+    tricks_won: np.ndarray,
+    last_trick: np.ndarray,
+    declarations: np.ndarray | None = None,
+    **options,
+) -> np.ndarray:
+    """Each player's rounded hand score in Quindici (§13): q(the Centocinquanta score), (R, 2).
+
+    The rounded scores are what the players add to their totals, to a target of 15 (20, 21).
+    ``options`` as in :func:`centocinquanta_hand_scores`.
+    """
+    return quindici_round(centocinquanta_hand_scores(piles, tricks_won, last_trick, declarations, **options).total)
+
+
+# --------------------------------------------------------------------------- Mattazza (§14)
+@dataclass(frozen=True)
+class MattazzaResult:
+    """One Mattazza hand (§14.4–5): ``hand`` the players' scores (R, n); ``losers`` (R, n)
+    bool; each loser takes 1 penalty point."""
+
+    hand: HandScore
+    losers: np.ndarray
+
+
+def mattazza_losers(scores: np.ndarray, tricks_won: np.ndarray) -> np.ndarray:
+    """Who loses a hand of Mattazza (§14.5): (R, n) bool.
+
+    The aim is the lowest score with at least one trick. If every player took a trick, the
+    highest score loses (all of those tied for it). Otherwise every player who took no trick
+    loses (and only they).
+    """
+    sc = np.asarray(scores)
+    t = np.asarray(tricks_won)
+    if sc.shape != t.shape or sc.ndim != 2:
+        raise ValueError(f"scores and tricks_won must be (R, n) alike, got {sc.shape} and {t.shape}")
+    none = t == 0
+    highest = sc == sc.max(axis=1, keepdims=True)
+    return np.where(none.any(axis=1, keepdims=True), none, highest)
+
+
+def mattazza_hand(
+    piles: np.ndarray,
+    tricks_won: np.ndarray,
+    last_trick: np.ndarray,
+    *,
+    full_count: bool = True,
+    mori: str = "both",
+    doubling: bool = True,
+) -> MattazzaResult:
+    """Score one hand of Mattazza and find its losers (§14.4–5, §14.7).
+
+    ``piles`` (R, n, 62), n = 3..6 players each for himself, after the Matto exchange (a
+    player who covered the Matto gave a card to that trick's winner, or the Matto itself if he
+    took no trick), so every pile is n cards per trick won (checked); ``tricks_won`` (R, n)
+    out of 10; ``last_trick`` (R,) the player who won it. No declarations (§14.2).
+
+    Card points are counted per trick: Σv − N + N/n (§14.4). ``full_count`` is U16 (default
+    True: "in the usual way" adds cricche, sequences and the 6-point last trick; False: card
+    points only).
+    """
+    p = _piles(piles)
+    R, n = p.shape[:2]
+    if not 3 <= n <= 6:
+        raise ValueError(f"Mattazza is played by 3 to 6 players, got {n}")
+    last = _int_rows(last_trick, "last_trick", (R,))
+    t = _tricks(tricks_won, (R, n), MATTAZZA_TRICKS, last)
+    if np.any(np.count_nonzero(p, axis=2) != n * t):
+        raise ValueError("each Mattazza pile holds n cards per trick won; make the Matto exchange (§4.5) first")
+    hand = hand_scores(p, t, last, group_size=n, num_tricks=MATTAZZA_TRICKS, mori=mori, doubling=doubling)
+    if not full_count:
+        zero = np.zeros_like(hand.total)
+        hand = HandScore(hand.cards, zero, zero, zero, zero, hand.cards.copy(), hand.capotted)
+    return MattazzaResult(hand, mattazza_losers(hand.total, t))
+
+
+@dataclass(frozen=True)
+class MattazzaStanding:
+    """The state of a Mattazza game after a hand (§14.6): ``out`` (R, n) bool, the players who
+    have lost (and, with the target way, dropped out); ``over`` (R,) bool, whether the game
+    has ended; the players not ``out`` when it is over are its winners."""
+
+    out: np.ndarray
+    over: np.ndarray
+
+
+def mattazza_standing(penalties: np.ndarray, *, way: str = "target", target: int = 3) -> MattazzaStanding:
+    """Where a Mattazza game stands (§14.6, [BY p.49]), from each player's penalty points (R, n).
+
+    ``way="target"`` (a): a player who reaches ``target`` (usually 2–6; the spec names no
+    default, 3 here) loses and drops out; the rest play on until only two are left (or fewer,
+    when several drop out on one hand). ``way="first_two"`` (b), 3 or 4 players: the game ends
+    when 2 players have reached 3 points, and they lose (all of them, if more reach it on the
+    same hand); ``target`` is then 3 regardless (the rest of that rule is cut off in the source).
+    """
+    _check_option(way, MATTAZZA_WAYS, "way", "§14.6 (no U-number)")
+    pen = np.asarray(penalties)
+    if pen.ndim != 2 or not np.issubdtype(pen.dtype, np.integer):
+        raise ValueError(f"penalties must be integers of shape (R, n), got {pen.dtype} {pen.shape}")
+    if way == "target":
+        out = pen >= target
+        return MattazzaStanding(out, np.count_nonzero(~out, axis=1) <= 2)
+    if pen.shape[1] not in (3, 4):
+        raise ValueError("way='first_two' is the rule for 3 or 4 players")
+    out = pen >= 3
+    return MattazzaStanding(out, np.count_nonzero(out, axis=1) >= 2)
