@@ -95,12 +95,12 @@ def _encode(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, 
             if bid >= 0:
                 o[o_bids + 5 * k + bid] = 1
             pg = seat_ints[b, J_POIGNEE, seat]
-            if pg > 0:
+            if pg > 0:  # a seat without a poignée has shown no card: its block stays zero
                 o[o_poignee + 3 * k + pg - 1] = 1
-            shown = seat_cards[b, S_POIGNEE_CARDS, seat]
-            base = o_poignee_cards + C * k
-            for c in range(C):
-                o[base + c] = shown[c]
+                shown = seat_cards[b, S_POIGNEE_CARDS, seat]
+                base = o_poignee_cards + C * k
+                for c in range(C):
+                    o[base + c] = shown[c]
             played = seat_cards[b, S_PLAYED, seat]
             base = o_played + C * k
             for c in range(C):
