@@ -125,3 +125,17 @@ def test_state_legal_is_the_legal_action_mask(use_jit):
             steps += 1
         np.testing.assert_array_equal(s.legal, game.legal_action_mask(s))
         assert not s.legal.any() and steps > 80
+
+
+def test_french_card_ids_are_ranges_as_the_kernels_assume():
+    """The compiled twins read suits and trumps as id ranges (14 cards a suit, the trumps from
+    the Petit in rising order, then the Excuse): if cards/french.py changed that, this fails."""
+    from tarot_env.cards.french import EXCUSE, FRENCH_DECK, PETIT, RANKS
+
+    size = len(RANKS)
+    for s in range(4):
+        assert (FRENCH_DECK.suit[s * size : (s + 1) * size] == s).all()
+    trumps = np.flatnonzero(FRENCH_DECK.suit == 4)
+    assert trumps.tolist() == list(range(PETIT, PETIT + 21))
+    assert (np.diff(FRENCH_DECK.strength[trumps]) > 0).all()
+    assert EXCUSE == PETIT + 21 == FRENCH_DECK.size - 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarot_env._jit import njit
+from tarot_env.cards.french import IS_TRUMP, PETIT
 from tarot_env.rules.french.state import COLUMN
 
 # positions of the field offsets in the ``offsets`` argument (-1: field absent)
@@ -18,6 +19,8 @@ HAND, DECISION, DEALER, BIDS, TAKER, CONTRACT, CALLED, PARTNER, ALONE, CHIEN, EC
 POIGNEE, POIGNEE_CARDS, PLAYED, TRICK, LEADERS, WINNERS = range(12, 18)
 NUM_OFFSETS = 18
 _DONE, _BID, _PLAY = 7, 0, 6
+# the trumps are one range of ids from the Petit (cards/french.py)
+FIRST_TRUMP, N_TRUMPS = PETIT, int(IS_TRUMP.sum())
 # columns of the state's fields in their blocks (FrenchTarotState.blocks)
 I_PHASE, I_CURRENT, I_DEALER, I_TAKER = COLUMN["phase"], COLUMN["current"], COLUMN["dealer"], COLUMN["taker"]
 I_CONTRACT, I_CALLED, I_PARTNER = COLUMN["contract"], COLUMN["called"], COLUMN["partner"]
@@ -83,9 +86,9 @@ def _encode(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, 
         if tk == v:
             for c in range(C):
                 o[o_ecart + c] = ecart[c]
-        else:
-            for c in range(C):
-                o[o_ecart + c] = ecart[c] and is_trump[c]
+        else:  # the others see the écart's trumps only (the row is zero elsewhere)
+            for c in range(FIRST_TRUMP, FIRST_TRUMP + N_TRUMPS):
+                o[o_ecart + c] = ecart[c]
         o[o_chelem] = flags[b, F_CHELEM]
         for k in range(n):
             seat = v + k

@@ -16,6 +16,7 @@ import numpy as np
 
 from tarot_env._jit import njit
 from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
+from tarot_env.cards.french import PETIT, RANKS
 from tarot_env.rules.french.state import COLUMN
 
 # ints
@@ -29,6 +30,8 @@ TRICK = COLUMN["trick"]
 HANDS, PLAYED = COLUMN["hands"], COLUMN["played"]
 TRICK_OF, PILE = COLUMN["trick_of"], COLUMN["pile"]
 LEADERS, WINNERS = COLUMN["leaders"], COLUMN["winners"]
+# the French id ranges (cards/french.py): one range a suit, then the trumps from the Petit, then the Excuse
+SUIT_SIZE, FIRST_TRUMP = len(RANKS), PETIT
 # the ``opts`` argument
 N, NUM_TRICKS, EXCUSE, NEEDS_ANNOUNCEMENT, EXCUSE_CHELEM_DEFENCE, CHANGES_CAMP, OPENING_NEXT_PLAYER, EXCUSE_IF_HELD = range(8)
 
@@ -70,26 +73,32 @@ def _legal_cards_py(out, b, ints, seat_cards, suit, strength, opts):
         for c in range(C):
             out[c] = hand[c]
     else:
-        n_follow = n_trump = n_higher = 0
+        # The French ids put each suit in one range (14 cards a suit, the trumps 56-76 in
+        # rising order, the Excuse 77: cards/french.py), so only the ranges that matter are read.
         for c in range(C):
-            if hand[c]:
-                if suit[c] == led and led < TRUMP_SUIT:
-                    n_follow += 1
-                if suit[c] == TRUMP_SUIT:
+            out[c] = False
+        excuse = opts[EXCUSE]
+        out[excuse] = hand[excuse]
+        n_follow = 0
+        if led < TRUMP_SUIT:
+            for c in range(led * SUIT_SIZE, (led + 1) * SUIT_SIZE):
+                n_follow += hand[c]
+        if n_follow > 0:
+            for c in range(led * SUIT_SIZE, (led + 1) * SUIT_SIZE):
+                out[c] = hand[c]
+        else:
+            n_trump = n_higher = 0
+            for c in range(FIRST_TRUMP, excuse):
+                if hand[c]:
                     n_trump += 1
                     if strength[c] > top:
                         n_higher += 1
-        for c in range(C):
-            if not hand[c]:
-                out[c] = False
-            elif suit[c] == EXCUSE_SUIT:
-                out[c] = True
-            elif n_follow > 0:
-                out[c] = suit[c] == led
-            elif n_trump > 0:
-                out[c] = suit[c] == TRUMP_SUIT and (n_higher == 0 or strength[c] > top)
+            if n_trump == 0:
+                for c in range(C):
+                    out[c] = hand[c]
             else:
-                out[c] = True
+                for c in range(FIRST_TRUMP, excuse):
+                    out[c] = hand[c] and (n_higher == 0 or strength[c] > top)
     # §10: trick 1 may not be opened in the called suit, except with the called card
     if opts[N] == 5 and ints[b, TRICK_NO] == 0 and led < 0 and (opts[OPENING_NEXT_PLAYER] or ints[b, TRICK_SIZE] == 0):
         cc = ints[b, CALLED]
