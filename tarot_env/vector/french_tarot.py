@@ -178,7 +178,8 @@ class FrenchTarotVectorEnv:
             )
         arr = arr.astype(np.int64, copy=False)
         in_range = (arr >= 0) & (arr < self.num_actions)
-        legal = in_range & self.state.legal[rows, np.where(in_range, arr, 0)]
+        # one flat gather: legal[rows[i], arr[i]] for every i (the mask block is contiguous)
+        legal = in_range & self.state.legal.ravel()[rows * self.num_actions + np.where(in_range, arr, 0)]
         if not legal.all():
             k = int(np.flatnonzero(~legal)[0])
             row = int(rows[k])
@@ -223,8 +224,9 @@ class FrenchTarotVectorEnv:
 
     def _result(self, rows: np.ndarray, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
         s = self.state
-        players = s.current[rows]
+        every = rows is self._rows  # plain copies are cheaper than gathers
+        players = s.current.copy() if every else s.current[rows]
         obs = self.encoder.encode(s, rows, players)
         if self.oracle:
             infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
-        return VectorStep(obs, s.legal[rows], players, rewards, terminations, infos)
+        return VectorStep(obs, s.legal.copy() if every else s.legal[rows], players, rewards, terminations, infos)
