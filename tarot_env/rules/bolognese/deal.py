@@ -68,6 +68,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, NUM_CARDS
+from tarot_env.rules.deals import check_deal_shape
 
 #: The games, by the names used here (the env ids without ``_v0``).
 GAMES = ("ottocento", "quattro_scartate", "terziglio", "millone", "centocinquanta", "quindici", "mattazza")
@@ -331,23 +332,7 @@ def parse_deal(dest: DealDestinations, deal: Any) -> tuple[int, np.ndarray]:
     dict or a card that is not a string) naming what was given and what is allowed.
     """
     n, title = dest.num_players, GAME_TITLES[dest.game]
-    if not isinstance(deal, dict):
-        raise TypeError(f"a deal must be a dict with keys 'dealer', 'hands', 'rest'; got {type(deal).__name__}")
-    unknown = set(deal) - {"dealer", "hands", "rest"}
-    missing = {"dealer", "hands", "rest"} - set(deal)
-    if unknown or missing:
-        raise ValueError(
-            f"malformed deal: keys {sorted(map(str, deal))}; a deal has exactly the keys 'dealer', 'hands', 'rest'"
-            + (f" (unknown: {sorted(map(str, unknown))})" if unknown else "")
-            + (f" (missing: {sorted(missing)})" if missing else "")
-        )
-    dealer = deal["dealer"]
-    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
-        raise ValueError(f"malformed deal: dealer {dealer!r} must be a seat number 0..{n - 1}")
-    dealer = int(dealer)
-    hands_in, rest = deal["hands"], deal["rest"]
-    if not isinstance(hands_in, (list, tuple)) or len(hands_in) != n:
-        raise ValueError(f"malformed deal: 'hands' must list {n} hands in seat order for {title}, got {hands_in!r:.80}")
+    dealer, hands_in, rest = check_deal_shape(deal, n, title)
     pack = np.full(NUM_CARDS, -1, dtype=np.int64)
     seen: dict[int, str] = {}
     places: list[tuple[str, Any, np.ndarray, str]] = []

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK, IS_TRUMP, NUM_CARDS, PETIT
+from tarot_env.rules.deals import check_deal_shape
 from tarot_env.rules.french.config import FrenchTarotConfig
 
 
@@ -57,22 +58,7 @@ def parse_deal(config: FrenchTarotConfig, deal: Any) -> tuple[int, np.ndarray, n
     ``deal`` is ``{"dealer": d, "hands": [[card, ...] x N], "rest": [chien cards]}``.
     """
     n = config.num_players
-    if not isinstance(deal, dict):
-        raise TypeError(f"a deal must be a dict with keys 'dealer', 'hands', 'rest'; got {type(deal).__name__}")
-    unknown = set(deal) - {"dealer", "hands", "rest"}
-    missing = {"dealer", "hands", "rest"} - set(deal)
-    if unknown or missing:
-        raise ValueError(
-            f"malformed deal: keys {sorted(deal)}; a deal has exactly the keys 'dealer', 'hands', 'rest'"
-            + (f" (unknown: {sorted(unknown)})" if unknown else "")
-            + (f" (missing: {sorted(missing)})" if missing else "")
-        )
-    dealer = deal["dealer"]
-    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
-        raise ValueError(f"malformed deal: dealer {dealer!r} must be a seat number 0..{n - 1}")
-    hands_in, rest = deal["hands"], deal["rest"]
-    if not isinstance(hands_in, (list, tuple)) or len(hands_in) != n:
-        raise ValueError(f"malformed deal: 'hands' must list {n} hands in seat order, got {hands_in!r:.80}")
+    dealer, hands_in, rest = check_deal_shape(deal, n)
     seen: dict[int, str] = {}
     hands = np.zeros((n, NUM_CARDS), dtype=bool)
     chien = np.zeros(NUM_CARDS, dtype=bool)
