@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -270,11 +271,7 @@ def ottocento_hand_scores(
     tricks_won: np.ndarray,
     last_trick: np.ndarray,
     declarations: np.ndarray | None = None,
-    *,
-    mori: str = "both",
-    doubling: bool = True,
-    keep_capotted_declarations: bool = True,
-    cappotto_bonus: int = 0,
+    **options: Any,
 ) -> HandScore:
     """Both sides' scores for one hand of Ottocento or Quattro Scartate (§8.3, §9): (R, 2) fields.
 
@@ -292,10 +289,7 @@ def ottocento_hand_scores(
         last_trick,
         declarations,
         num_tricks=OTTOCENTO_TRICKS,
-        mori=mori,
-        doubling=doubling,
-        keep_capotted_declarations=keep_capotted_declarations,
-        cappotto_bonus=cappotto_bonus,
+        **options,
     )
 
 
@@ -304,17 +298,14 @@ def millone_hand_scores(
     tricks_won: np.ndarray,
     last_trick: np.ndarray,
     declarations: np.ndarray | None = None,
-    *,
-    mori: str = "both",
-    doubling: bool = True,
-    keep_capotted_declarations: bool = True,
-    cappotto_bonus: int = 0,
+    **options: Any,
 ) -> HandScore:
     """Both players' scores for one hand of Millone (§11.7): (R, 2) fields, player by player.
 
     Scored as Ottocento on individual piles: each player's pile holds his tricks and his own
     discards (the opponent's 10, the dealer's 12, §11.4–5): 40 cards in 20 tricks + 22
     discards = 62. A player who took no trick loses his discards and the Matto (§4.6).
+    ``options`` as in :func:`hand_scores`.
     """
     p = _piles(piles, 2)
     _check_whole_pack(p, "Millone")
@@ -324,10 +315,7 @@ def millone_hand_scores(
         last_trick,
         declarations,
         num_tricks=MILLONE_TRICKS,
-        mori=mori,
-        doubling=doubling,
-        keep_capotted_declarations=keep_capotted_declarations,
-        cappotto_bonus=cappotto_bonus,
+        **options,
     )
 
 
@@ -336,17 +324,14 @@ def centocinquanta_hand_scores(
     tricks_won: np.ndarray,
     last_trick: np.ndarray,
     declarations: np.ndarray | None = None,
-    *,
-    mori: str = "both",
-    doubling: bool = True,
-    keep_capotted_declarations: bool = True,
-    cappotto_bonus: int = 0,
+    **options: Any,
 ) -> HandScore:
     """Both players' scores for one hand of Centocinquanta (§12.4): (R, 2) fields.
 
     As Ottocento over the 32 cards in play (15 tricks of 2 + the dealer's 2 discards); the 30
     cards out of the hand are in no pile. Card points of the two players add up to
     Σv(the 32 cards) − 16, and 6 more with the last trick: the total depends on the deal.
+    ``options`` as in :func:`hand_scores`.
     """
     p = _piles(piles, 2)
     n = np.count_nonzero(p, axis=(1, 2))
@@ -358,10 +343,7 @@ def centocinquanta_hand_scores(
         last_trick,
         declarations,
         num_tricks=CENTOCINQUANTA_TRICKS,
-        mori=mori,
-        doubling=doubling,
-        keep_capotted_declarations=keep_capotted_declarations,
-        cappotto_bonus=cappotto_bonus,
+        **options,
     )
 
 

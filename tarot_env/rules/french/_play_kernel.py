@@ -16,6 +16,7 @@ import numpy as np
 
 from tarot_env._jit import njit
 from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
+from tarot_env.cards.french import EXCUSE as EXCUSE_ID
 from tarot_env.cards.french import PETIT, RANKS
 from tarot_env.rules.french.state import COLUMN
 
@@ -43,7 +44,7 @@ def play_options(game) -> np.ndarray:
         [
             game.num_players,
             game.num_tricks,
-            game.deck_excuse,
+            EXCUSE_ID,
             c.excuse_chelem_needs_announcement,
             c.excuse_chelem_defence,
             c.excuse_last_trick == "changes_camp",

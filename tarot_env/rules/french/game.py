@@ -62,7 +62,6 @@ class FrenchTarotGame:
         self.tricks = TrickTables.for_deck(FRENCH_DECK, must_overtrump=True)
         self._blank: FrenchTarotState | None = None
         self._destinations = deal_destinations(self.config)
-        self.deck_excuse = EXCUSE
         self.play_options = play_options(self)  # what the compiled play kernels need to know of the rules
         self._mask_fns: dict[int, Callable] = {
             Phase.BID: bidding.bid_mask,
