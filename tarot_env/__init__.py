@@ -4,10 +4,34 @@
 >>> env = tarot_env.make("french_tarot_v0", num_players=4)
 """
 
-from tarot_env import french_tarot_v0
+from tarot_env import (
+    centocinquanta_v0,
+    french_tarot_v0,
+    mattazza_v0,
+    millone_v0,
+    ottocento_v0,
+    quattro_scartate_v0,
+    quindici_v0,
+    terziglio_v0,
+)
+from tarot_env.errors import IllegalActionError
 from tarot_env.records import ReplayError, replay
 from tarot_env.registry import ENV_IDS, make
-from tarot_env.rules.french.game import IllegalActionError
 
 __version__ = "0.1.0"
-__all__ = ["ENV_IDS", "IllegalActionError", "ReplayError", "__version__", "french_tarot_v0", "make", "replay"]
+__all__ = [
+    "ENV_IDS",
+    "IllegalActionError",
+    "ReplayError",
+    "__version__",
+    "centocinquanta_v0",
+    "french_tarot_v0",
+    "make",
+    "mattazza_v0",
+    "millone_v0",
+    "ottocento_v0",
+    "quattro_scartate_v0",
+    "quindici_v0",
+    "replay",
+    "terziglio_v0",
+]

@@ -8,6 +8,13 @@ from typing import Any
 #: env id -> module exposing ``env()`` / ``raw_env()``
 _MODULES = {
     "french_tarot_v0": "tarot_env.french_tarot_v0",
+    "ottocento_v0": "tarot_env.ottocento_v0",
+    "quattro_scartate_v0": "tarot_env.quattro_scartate_v0",
+    "terziglio_v0": "tarot_env.terziglio_v0",
+    "millone_v0": "tarot_env.millone_v0",
+    "centocinquanta_v0": "tarot_env.centocinquanta_v0",
+    "quindici_v0": "tarot_env.quindici_v0",
+    "mattazza_v0": "tarot_env.mattazza_v0",
 }
 ENV_IDS: tuple[str, ...] = tuple(_MODULES)
 

@@ -378,3 +378,40 @@ def pisarri_grande(side: np.ndarray, other: np.ndarray) -> np.ndarray:
     S = np.where(broken.any(axis=1), SCAVEZZO_NUMBERS[np.argmax(broken, axis=1)], 0)
     h_other = np.count_nonzero(o & (S[:, None] < _TRUMP_RANK), axis=1)  # ranked above S
     return _out(np.where(intact, GRANDE_FULL - SEQUENCE_STEP * (S + h_other + c_other), 0), single)
+
+
+# --------------------------------------------------------------------------- the cards a declaration shows
+def combination_cards(sets: np.ndarray, *, mori: str = "both", doubling: bool = True) -> np.ndarray:
+    """The cards of each set that belong to one of its combinations (§6): ``(R, 62)`` -> ``(R, 62)`` bool.
+
+    A declaration (§7) shows these to the table: the cards of each cricca family held 3 or 4
+    times, and the cards of each valid sequence: a suit's Re, figures and Ace; the Grande's
+    Angelo, head and the scavezzo numbers its chain reaches (and the Mori it counts); the Mori;
+    the Aces; and the contatori, which count in every valid sequence. Options as in
+    :func:`sequence_lengths`.
+    """
+    m, single = _masks(sets)
+    out = np.zeros_like(m)
+    counts = _cricca_counts(m)
+    for f in range(len(CRICCA_FAMILIES)):
+        out[:, CRICCA_CARDS[f]] |= m[:, CRICCA_CARDS[f]] & (counts[:, f] >= 3)[:, None]
+    L = _sequence_lengths(m, mori, doubling)
+    for s in range(4):
+        valid = (L[:, 1 + s] > 0)[:, None]
+        for c in (SUIT_RE[s], *SUIT_FIGURES[s], ACES[s]):
+            out[:, c] |= m[:, c] & valid[:, 0]
+    grande = L[:, 0] > 0
+    out[:, ANGELO] |= m[:, ANGELO] & grande
+    out[:, GRANDE_HEAD] |= m[:, GRANDE_HEAD] & grande[:, None]
+    C = m[:, CONTATORI].sum(axis=1, dtype=np.int64)
+    h = m[:, GRANDE_HEAD].sum(axis=1, dtype=np.int64)
+    spare = C - np.maximum(0, 2 - h)
+    reached = np.cumsum(~m[:, SCAVEZZO], axis=1) <= spare[:, None]
+    out[:, SCAVEZZO] |= m[:, SCAVEZZO] & reached & grande[:, None]
+    n_mori = m[:, MORI_IDS].sum(axis=1)
+    numbers = np.count_nonzero(m[:, SCAVEZZO] & reached, axis=1)
+    grande_mori = grande & (L[:, 0] > 1 + h + numbers + C)  # the Grande counted Mori past the 5
+    out[:, MORI_IDS] |= m[:, MORI_IDS] & ((L[:, 5] > 0) | grande_mori)[:, None] & (n_mori > 0)[:, None]
+    out[:, ACES] |= m[:, ACES] & (L[:, 6] > 0)[:, None]
+    out[:, CONTATORI] |= m[:, CONTATORI] & (L > 0).any(axis=1)[:, None]
+    return _out(out, single)

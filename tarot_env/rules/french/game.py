@@ -21,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK, IS_TRUMP, NUM_CARDS
+from tarot_env.errors import IllegalActionError
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french import announcements, bidding, call, ecart, play, scoring
 from tarot_env.rules.french._play_kernel import play_options
@@ -41,10 +42,6 @@ _SPAN = {
 }
 _NUM_PHASES = Phase.count()
 _DONE = Phase.DONE
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow in the current state (the state is unchanged)."""
 
 
 class FrenchTarotGame:

@@ -1,0 +1,288 @@
+"""Observations of the Tarocchino games: one player's information state as a flat int8 vector.
+
+Seats are *relative* to the observer: slot 0 is the observer, slot 1 the player after him
+in play order (on his right), and so on. The layout is :func:`layout` (name, offset,
+length, meaning), printed in ``docs/tarocchino.md`` (``python -m tarot_env.encoding.bolognese``).
+Numbers (declarations, running totals) are written in binary, least significant bit
+first, so the vector stays 0/1.
+
+Only public information and the observer's own cards are encoded: hands, discards, the
+Pozzo and the cards out of play reach nothing here but :func:`encode_oracle`. A player's
+claim window (which tells that he *could* claim) is seen only by that player: the
+``decision`` field is all 0 when it is not the observer's turn.
+
+The encoder is one row function written for numba (compiled with ``tarot_env[fast]``; the
+same code runs as Python without it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tarot_env._jit import njit
+from tarot_env.cards.bolognese import NUM_CARDS
+from tarot_env.rules.bolognese.state import (
+    ACTIVE,
+    BIDDER,
+    CLAIM_VALUE,
+    CONTRACT,
+    CURRENT,
+    DEALER,
+    DECL,
+    DECLARED,
+    DISCARDS_LEFT,
+    HAND_NO,
+    HAND_OF,
+    LEADER,
+    MAX_TRICKS,
+    PASSES,
+    PENALTY,
+    PH_AUCTION,
+    PH_CLAIM,
+    PH_DECLARE,
+    PH_DISCARD,
+    PH_GIVE,
+    PH_PLAY,
+    PHASE,
+    PILE_OF,
+    PL_DISCARD,
+    PL_EXTRA,
+    PL_HAND,
+    PL_OUT,
+    PL_PILE,
+    PL_POZZO,
+    PL_SECOND,
+    PL_TABLE,
+    PLACE,
+    PLAYED_BY,
+    PRIMO,
+    SHOWN,
+    SOLOIST,
+    STAGE,
+    TOTAL,
+    TRICK_NO,
+    TRICKS,
+    TarocchinoState,
+)
+
+DECISIONS = ("auction", "claim", "discard", "declare", "play", "give")
+_DECISION_PHASES = (PH_AUCTION, PH_CLAIM, PH_DISCARD, PH_DECLARE, PH_PLAY, PH_GIVE)
+VALUE_BITS = 11  # declarations and claim values up to 2047
+TOTAL_BITS = 12  # running totals up to 4095 (signed Terziglio settlements: magnitude and a sign bit)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    offset: int
+    length: int
+    meaning: str
+
+
+def layout(num_players: int) -> list[Field]:
+    """The observation layout for ``num_players`` (the same fields in every game)."""
+    n, C = num_players, NUM_CARDS
+    spec = [
+        ("hand", C, "cards in the observer's hand (the dealer's last 2 cards once picked up)"),
+        ("discard", C, "the observer's own discards"),
+        ("played", n * C, "cards each relative seat played in completed tricks"),
+        ("trick", n * C, "the card each relative seat has on the table in the trick in progress"),
+        ("won", n * C, "played cards (and the covered Matto) in each relative seat's pile"),
+        ("shown", n * C, "cards each relative seat showed in a declaration (§7)"),
+        ("decision", len(DECISIONS), "the decision the observer must take now: " + ", ".join(DECISIONS) + " (all 0 when not his turn)"),
+        ("dealer", n, "dealer, one-hot over relative seats"),
+        ("primo", n, "the first leader (Primo di Mano), one-hot over relative seats, once play starts"),
+        ("leader", n, "the leader of the trick in progress, one-hot over relative seats"),
+        ("soloist", n, "Terziglio: the soloist, one-hot over relative seats"),
+        ("contract", 2, "Terziglio: the contract, one-hot su (with the Pozzo) / di_mio"),
+        ("bidder", n, "Terziglio: the player who said posso, awaiting answers"),
+        ("passes", 3, "Terziglio: passes so far, thermometer"),
+        ("trick_no", MAX_TRICKS, "the number of the trick in progress, one-hot"),
+        ("tricks_won", n * 5, "tricks won by each relative seat, binary"),
+        ("first_turn_done", n, "1 for each relative seat whose first turn (claim, declaration) is over"),
+        ("declared", n * VALUE_BITS, "each relative seat's declared points, binary"),
+        ("my_declaration", VALUE_BITS, "the value the observer's declaration would have (0 before his hand is final)"),
+        ("claim_value", VALUE_BITS, "in the observer's claim window: the value his claim would reach, binary"),
+        ("discards_left", 4, "discards the discarder still owes, binary"),
+        ("totals", n * (TOTAL_BITS + 1), "match: each relative seat's running total (side total), binary magnitude then a sign bit"),
+        ("penalties", n * 3, "Mattazza match: each relative seat's penalty points, binary"),
+        ("active", n, "Mattazza match: 1 for each relative seat still in the game"),
+        ("hand_no", 5, "match: the number of the hand, binary"),
+    ]
+    out, offset = [], 0
+    for name, length, meaning in spec:
+        out.append(Field(name, offset, length, meaning))
+        offset += length
+    return out
+
+
+def oracle_layout(num_players: int) -> list[Field]:
+    """The oracle's extra fields: what the information state hides."""
+    n, C = num_players, NUM_CARDS
+    spec = [
+        ("hands", n * C, "each relative seat's hand (the dealer's last 2 cards included before he picks them up)"),
+        ("discards", n * C, "each relative seat's discards"),
+        ("rest", 3 * C, "the cards not in hands: Pozzo, Millone's second deal, out of play"),
+    ]
+    out, offset = [], 0
+    for name, length, meaning in spec:
+        out.append(Field(name, offset, length, meaning))
+        offset += length
+    return out
+
+
+def _bits_py(out, at, value, width):
+    v = value
+    if v < 0:
+        v = 0
+    top = (1 << width) - 1
+    if v > top:
+        v = top
+    for i in range(width):
+        out[at + i] = (v >> i) & 1
+
+
+_bits = njit(_bits_py) or _bits_py
+
+
+def encode_row_py(ints, seat_ints, cards, b, viewer, out, off):
+    """Write the observation of ``viewer`` at row ``b`` into ``out`` (zeroed here); ``off``
+    holds the field offsets in :func:`layout` order."""
+    n = seat_ints.shape[1]
+    C = cards.shape[2]
+    for i in range(out.shape[0]):
+        out[i] = 0
+    o_hand, o_disc, o_played, o_trick, o_won, o_shown = off[0], off[1], off[2], off[3], off[4], off[5]
+    for c in range(C):
+        place = cards[b, PLACE, c]
+        if place == PL_HAND and cards[b, HAND_OF, c] == viewer:
+            out[o_hand + c] = 1
+        elif place == PL_DISCARD:
+            if cards[b, PILE_OF, c] == viewer:
+                out[o_disc + c] = 1
+        elif place == PL_TABLE:
+            r = (cards[b, PLAYED_BY, c] - viewer) % n
+            out[o_trick + r * C + c] = 1
+        elif place == PL_PILE:
+            p = cards[b, PLAYED_BY, c]
+            if p >= 0:  # played in a trick: public, and so is whose pile it went to
+                out[o_played + ((p - viewer) % n) * C + c] = 1
+                w = cards[b, PILE_OF, c]
+                out[o_won + ((w - viewer) % n) * C + c] = 1
+        if cards[b, SHOWN, c] == 1:
+            h = cards[b, HAND_OF, c]
+            if h < 0:
+                h = cards[b, PLAYED_BY, c]
+            out[o_shown + ((h - viewer) % n) * C + c] = 1
+    phase = ints[b, PHASE]
+    if ints[b, CURRENT] == viewer:
+        for k in range(6):
+            if phase == _DECISION_PHASES[k]:
+                out[off[6] + k] = 1
+    out[off[7] + (ints[b, DEALER] - viewer) % n] = 1
+    if ints[b, PRIMO] >= 0:
+        out[off[8] + (ints[b, PRIMO] - viewer) % n] = 1
+    if phase == PH_PLAY or phase == PH_CLAIM or phase == PH_DECLARE:
+        if ints[b, PRIMO] >= 0:
+            out[off[9] + (ints[b, LEADER] - viewer) % n] = 1
+    if ints[b, SOLOIST] >= 0:
+        out[off[10] + (ints[b, SOLOIST] - viewer) % n] = 1
+        out[off[11] + ints[b, CONTRACT] - 1] = 1
+    if ints[b, BIDDER] >= 0:
+        out[off[12] + (ints[b, BIDDER] - viewer) % n] = 1
+    for k in range(min(ints[b, PASSES], 3)):
+        out[off[13] + k] = 1
+    t = ints[b, TRICK_NO]
+    if ints[b, PRIMO] >= 0 and t < MAX_TRICKS:
+        out[off[14] + t] = 1
+    for s in range(n):
+        r = (s - viewer) % n
+        _bits(out, off[15] + r * 5, seat_ints[b, s, TRICKS], 5)
+        if ints[b, PRIMO] >= 0 and seat_ints[b, s, STAGE] == 2 and (s != ints[b, CURRENT] or phase == PH_PLAY):
+            out[off[16] + r] = 1
+        _bits(out, off[17] + r * VALUE_BITS, seat_ints[b, s, DECLARED], VALUE_BITS)
+        tot = seat_ints[b, s, TOTAL]
+        _bits(out, off[21] + r * (TOTAL_BITS + 1), abs(tot), TOTAL_BITS)
+        if tot < 0:
+            out[off[21] + r * (TOTAL_BITS + 1) + TOTAL_BITS] = 1
+        _bits(out, off[22] + r * 3, seat_ints[b, s, PENALTY], 3)
+        out[off[23] + r] = seat_ints[b, s, ACTIVE]
+    _bits(out, off[18], seat_ints[b, viewer, DECL], VALUE_BITS)
+    if phase == PH_CLAIM and ints[b, CURRENT] == viewer:
+        _bits(out, off[19], ints[b, CLAIM_VALUE], VALUE_BITS)
+    if phase == PH_DISCARD:
+        _bits(out, off[20], ints[b, DISCARDS_LEFT], 4)
+    _bits(out, off[24], ints[b, HAND_NO], 5)
+
+
+encode_row = njit(encode_row_py) or encode_row_py
+
+
+def encode_rows_py(ints, seat_ints, cards, rows, viewers, out, off):
+    for i in range(rows.shape[0]):
+        encode_row(ints, seat_ints, cards, rows[i], viewers[i], out[i], off)
+
+
+encode_rows = njit(encode_rows_py) or encode_rows_py
+
+
+def oracle_row_py(ints, seat_ints, cards, b, viewer, out):
+    n = seat_ints.shape[1]
+    C = cards.shape[2]
+    for i in range(out.shape[0]):
+        out[i] = 0
+    for c in range(C):
+        place = cards[b, PLACE, c]
+        if place == PL_HAND or place == PL_EXTRA:
+            out[((cards[b, HAND_OF, c] - viewer) % n) * C + c] = 1
+        elif place == PL_DISCARD:
+            out[n * C + ((cards[b, PILE_OF, c] - viewer) % n) * C + c] = 1
+        elif place == PL_POZZO:
+            out[2 * n * C + c] = 1
+        elif place == PL_SECOND:
+            out[2 * n * C + C + c] = 1
+        elif place == PL_OUT:
+            out[2 * n * C + 2 * C + c] = 1
+
+
+oracle_row = njit(oracle_row_py) or oracle_row_py
+
+
+class TarocchinoEncoder:
+    """Encodes rows of a :class:`TarocchinoState` for given viewers."""
+
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
+        self.fields = layout(num_players)
+        self.size = self.fields[-1].offset + self.fields[-1].length
+        self.offsets = np.array([f.offset for f in self.fields], dtype=np.int64)
+        of = oracle_layout(num_players)
+        self.oracle_size = of[-1].offset + of[-1].length
+
+    def encode(self, s: TarocchinoState, rows: np.ndarray, viewers: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.empty((len(rows), self.size), dtype=np.int8)
+        encode_rows(s.ints, s.seat_ints, s.cards, rows, viewers, out, self.offsets)
+        return out
+
+    def encode_oracle(self, s: TarocchinoState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
+        out = np.empty((len(rows), self.oracle_size), dtype=np.int8)
+        for i in range(len(rows)):
+            oracle_row(s.ints, s.seat_ints, s.cards, int(rows[i]), int(viewers[i]), out[i])
+        return out
+
+
+def layout_table(num_players: int, oracle: bool = False) -> str:
+    """The layout as a Markdown table."""
+    fields = oracle_layout(num_players) if oracle else layout(num_players)
+    lines = ["| field | offset | length | meaning |", "|---|---|---|---|"]
+    lines += [f"| `{f.name}` | {f.offset} | {f.length} | {f.meaning} |" for f in fields]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    for n in (2, 3, 4, 5, 6):
+        print(f"\n{n} players: {layout(n)[-1].offset + layout(n)[-1].length} values\n")
+        print(layout_table(n))

@@ -1,0 +1,693 @@
+"""The play of a Tarocchino hand, decision by decision (rules/tarocchino.md §4–§14), one row at a time.
+
+This module is the state machine of the seven games: the Terziglio auction, the claim
+windows (*Chiamarsi Fuori*), the discards, the declarations at a player's first turn, the
+tricks with the Matto, and the Matto exchange when it is the player's choice. Each function
+works on one row ``b`` of the state's blocks (:mod:`.state`) with plain loops, so that the
+same code runs as Python (the reference, and the fallback without numba) and compiled by
+numba (``tarot_env[fast]``): there is no second implementation to keep in step.
+
+What needs whole-hand arithmetic, and runs once or twice a hand, stays in NumPy in
+:mod:`.game`: the values of declarations (§7, from :mod:`.combinations`), the end-of-hand
+scores (:mod:`.scoring`) and the automatic Matto exchange (U20). The kernel hands those
+over by stopping a row in the phases ``PREPARE`` (hands are final: value the declarations)
+and ``SCORE`` (the hand is over).
+
+Every rule choice arrives in ``opts`` (see :func:`.config.TarocchinoConfig.kernel_options`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarot_env._jit import njit
+from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, IS_SCARTINO, MATTO, NUM_CARDS
+from tarot_env.cards.deck import TRUMP_SUIT
+from tarot_env.rules.bolognese.state import (
+    A_CLAIM,
+    A_DECLARE,
+    A_DI_MIO,
+    A_NO_CLAIM,
+    A_NO_DECLARE,
+    A_OPPOSE,
+    A_PASS,
+    A_POSSO,
+    A_VA_BENE,
+    AB_DISCARD,
+    AB_GIVE,
+    AB_PLAY,
+    ACTIVE,
+    ANSWERS,
+    BEST_SEAT,
+    BEST_STR,
+    BIDDER,
+    CLAIM_DECL,
+    CLAIM_OK,
+    CLAIM_SEAT,
+    CLAIM_VALUE,
+    COMBO,
+    CONTRACT,
+    CURRENT,
+    DEALER,
+    DEALT_TO,
+    DECL,
+    DECLARED,
+    DISCARD_STAGE,
+    DISCARDER,
+    DISCARDS_LEFT,
+    GAME_WINNER,
+    GM_CENTOCINQUANTA,
+    GM_MATTAZZA,
+    GM_MILLONE,
+    GM_OTTOCENTO,
+    GM_QUATTRO_SCARTATE,
+    GM_QUINDICI,
+    GM_TERZIGLIO,
+    HAND_OF,
+    LAST_WINNER,
+    LEAD_SUIT,
+    LEADER,
+    MATTO_SEAT,
+    MATTO_TRICK,
+    MATTO_WINNER,
+    N_ACTIVE,
+    O_CLAIMS,
+    O_DEALER_AGAIN,
+    O_DECLARATIONS,
+    O_EXCHANGE_CHOOSE,
+    O_FIRST_LEAD_SOLOIST,
+    O_GAME,
+    O_GIFT_ANY,
+    O_MATTO_IS_TRUMP,
+    O_MATTO_LAST_LOST,
+    O_MATTO_LEAD,
+    O_MILLONE_DEALER_FIRST,
+    O_MUST_OVERTRUMP,
+    O_N,
+    O_OPP_CLAIM_EARLY,
+    O_PARTNER_NEEDS_OWN,
+    O_QUINDICI_RAW,
+    O_TARGET,
+    O_TRICKS,
+    O_WRONG_LOSES,
+    PASSES,
+    PH_AUCTION,
+    PH_CLAIM,
+    PH_DECLARE,
+    PH_DISCARD,
+    PH_GIVE,
+    PH_PLAY,
+    PH_PREPARE,
+    PH_SCORE,
+    PHASE,
+    PICKUP_DECL,
+    PILE_OF,
+    PL_DISCARD,
+    PL_EXTRA,
+    PL_HAND,
+    PL_PILE,
+    PL_POZZO,
+    PL_SECOND,
+    PL_TABLE,
+    PLACE,
+    PLAYED_BY,
+    PRIMO,
+    RAW_TOTAL,
+    RESULT,
+    RS_CLAIMED,
+    RS_THROWN_IN,
+    RS_WRONG_CLAIM,
+    SHOWN,
+    SOLOIST,
+    SPEAKER,
+    STAGE,
+    TOTAL,
+    TRICK_NO,
+    TRICK_OF,
+    TRICK_SIZE,
+    TRICKS,
+    WINDOW,
+)
+
+# card facts as plain arrays (numba freezes module-level arrays as constants)
+SUIT = BOLOGNESE_DECK.suit.astype(np.int64)
+STRENGTH = BOLOGNESE_DECK.strength.astype(np.int64)
+MORO_STRENGTH = 101
+CARTA_DA_5 = IS_CARTA_DA_5.astype(np.int64)
+SCARTINO = IS_SCARTINO.astype(np.int64)
+
+# sides: which seats play together
+PARTNERS, SOLO, EACH = 0, 1, 2
+# claim windows (WINDOW)
+W_PICKUP, W_AFTER_PICKUP, W_FIRST_TURN = 0, 1, 2
+# Terziglio contracts (scoring.py codes)
+NO_CONTRACT, SU, DI_MIO = 0, 1, 2
+# stages of a player's first turn (STAGE)
+ST_CLAIM, ST_DECLARE, ST_DONE = 0, 1, 2
+
+
+def _sides_kind_py(opts):
+    g = opts[O_GAME]
+    if g == GM_OTTOCENTO or g == GM_QUATTRO_SCARTATE:
+        return PARTNERS
+    if g == GM_TERZIGLIO:
+        return SOLO
+    return EACH
+
+
+_sides_kind = njit(_sides_kind_py) or _sides_kind_py
+
+
+def _side_py(ints, b, seat, opts):
+    """The side of ``seat``: seat % 2 with partners, 0 the soloist / 1 the opponents in
+    Terziglio, the seat itself where each plays for himself."""
+    k = _sides_kind(opts)
+    if k == PARTNERS:
+        return seat % 2
+    if k == SOLO:
+        return 0 if seat == ints[b, SOLOIST] else 1
+    return seat
+
+
+_side = njit(_side_py) or _side_py
+
+
+def _next_active_py(seat_ints, b, p, n):
+    """The next player to the right (play order) still in the game (Mattazza matches drop players)."""
+    q = (p + 1) % n
+    while seat_ints[b, q, ACTIVE] == 0:
+        q = (q + 1) % n
+    return q
+
+
+_next_active = njit(_next_active_py) or _next_active_py
+
+
+def _quindici_round_py(x):
+    return (x + 5) // 10
+
+
+_qround = njit(_quindici_round_py) or _quindici_round_py
+
+
+# ====================================================================== legal actions
+def _set_legal_py(ints, seat_ints, cards, legal, b, opts):
+    """Write the row's legal mask for the player to act (all False once the row leaves the
+    decision phases)."""
+    for a in range(legal.shape[1]):
+        legal[b, a] = False
+    phase = ints[b, PHASE]
+    p = ints[b, CURRENT]
+    if phase == PH_AUCTION:
+        if ints[b, BIDDER] < 0:
+            legal[b, A_PASS] = True
+            legal[b, A_POSSO] = True
+            legal[b, A_DI_MIO] = True
+        else:
+            legal[b, A_VA_BENE] = True
+            legal[b, A_OPPOSE] = True
+    elif phase == PH_CLAIM:
+        legal[b, A_CLAIM] = True
+        legal[b, A_NO_CLAIM] = True
+    elif phase == PH_DECLARE:
+        legal[b, A_DECLARE] = True
+        legal[b, A_NO_DECLARE] = True
+    elif phase == PH_DISCARD:
+        for c in range(NUM_CARDS):
+            if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND and CARTA_DA_5[c] == 0:
+                legal[b, AB_DISCARD + c] = True
+    elif phase == PH_PLAY:
+        _legal_plays(ints, cards, legal, b, p, opts)
+    elif phase == PH_GIVE:
+        side = _side(ints, b, p, opts)
+        any_scartino = False
+        for c in range(NUM_CARDS):
+            o = cards[b, PILE_OF, c]
+            if o >= 0 and c != MATTO and _side(ints, b, o, opts) == side and SCARTINO[c] == 1:
+                any_scartino = True
+        for c in range(NUM_CARDS):
+            o = cards[b, PILE_OF, c]
+            if o >= 0 and c != MATTO and _side(ints, b, o, opts) == side:
+                if SCARTINO[c] == 1 or not any_scartino or opts[O_GIFT_ANY] == 1:
+                    legal[b, AB_GIVE + c] = True
+
+
+def _is_trump_for_duty_py(c, opts):
+    # U19: the duty to trump concerns the 21 numbered trumps; the Matto only with the option
+    return SUIT[c] == TRUMP_SUIT or (c == MATTO and opts[O_MATTO_IS_TRUMP] == 1)
+
+
+_is_trump_for_duty = njit(_is_trump_for_duty_py) or _is_trump_for_duty_py
+
+
+def _legal_plays_py(ints, cards, legal, b, p, opts):
+    """§4.2: follow the suit led; void, trump; a trump led is answered with a trump; nobody
+    must beat or over-trump (U1, unless ``must_overtrump``); the Matto may be covered at any
+    turn (§2.4). Leading: any card (U2: the Matto only where allowed)."""
+    base = AB_PLAY
+    led = ints[b, LEAD_SUIT]
+    if ints[b, TRICK_SIZE] == 0 or led < 0:  # leading, or only the Matto is on the table
+        n_held = 0
+        for c in range(NUM_CARDS):
+            if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND:
+                legal[b, base + c] = True
+                n_held += 1
+        if ints[b, TRICK_SIZE] == 0 and opts[O_MATTO_LEAD] == 0 and n_held > 1:
+            legal[b, base + MATTO] = False  # U2 "never led": unless it is the last card
+        return
+    has_suit = False
+    has_trump = False
+    for c in range(NUM_CARDS):
+        if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND:
+            if SUIT[c] == led:
+                has_suit = True
+            if _is_trump_for_duty(c, opts):
+                has_trump = True
+    if led == TRUMP_SUIT:
+        has_suit = has_trump
+    must_beat = False
+    if opts[O_MUST_OVERTRUMP] == 1 and has_trump and (led == TRUMP_SUIT or not has_suit):
+        # U1's alternative: a trump played must beat the trumps in the trick when it can
+        top = ints[b, BEST_STR] if SUIT[_best_card(cards, b, ints)] == TRUMP_SUIT else -1
+        for c in range(NUM_CARDS):
+            if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND and SUIT[c] == TRUMP_SUIT:
+                if STRENGTH[c] > top or (STRENGTH[c] == MORO_STRENGTH and top == MORO_STRENGTH):
+                    must_beat = True
+        if must_beat:
+            for c in range(NUM_CARDS):
+                if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND and SUIT[c] == TRUMP_SUIT:
+                    if STRENGTH[c] > top or (STRENGTH[c] == MORO_STRENGTH and top == MORO_STRENGTH):
+                        legal[b, base + c] = True
+    if not must_beat:
+        for c in range(NUM_CARDS):
+            if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND:
+                if has_suit:
+                    ok = SUIT[c] == led
+                elif has_trump:
+                    ok = _is_trump_for_duty(c, opts)
+                else:
+                    ok = True
+                if ok:
+                    legal[b, base + c] = True
+    if cards[b, HAND_OF, MATTO] == p and cards[b, PLACE, MATTO] == PL_HAND:
+        legal[b, base + MATTO] = True
+
+
+def _best_card_py(cards, b, ints):
+    """The card now winning the row's trick (BEST_SEAT's card in it), -1 if none."""
+    s = ints[b, BEST_SEAT]
+    if s < 0:
+        return -1
+    for c in range(NUM_CARDS):
+        if cards[b, PLACE, c] == PL_TABLE and cards[b, PLAYED_BY, c] == s and c != MATTO:
+            return c
+    return -1
+
+
+_best_card = njit(_best_card_py) or _best_card_py
+_legal_plays = njit(_legal_plays_py) or _legal_plays_py
+_set_legal = njit(_set_legal_py) or _set_legal_py
+
+
+# ====================================================================== turns and windows
+def _claim_offer_py(ints, seat_ints, b, p, window, opts):
+    """The claim value ``p`` could call at ``window`` (§8.4, U8, U21, U23, U15/U24), and
+    whether the window opens: (-1, 0) when it does not."""
+    if opts[O_CLAIMS] == 0:
+        return -1, 0
+    g = opts[O_GAME]
+    d = ints[b, DEALER]
+    target = opts[O_TARGET]
+    if window == W_PICKUP:
+        own = ints[b, PICKUP_DECL]
+    elif window == W_AFTER_PICKUP:
+        own = seat_ints[b, p, CLAIM_DECL]
+    else:
+        own = seat_ints[b, p, CLAIM_DECL]
+        if g == GM_OTTOCENTO:
+            if p == d and opts[O_DEALER_AGAIN] == 0:
+                return -1, 0
+            if p == (d + 3) % 4 and not (opts[O_PARTNER_NEEDS_OWN] == 1 and own == 0):
+                own += seat_ints[b, ints[b, PRIMO], DECLARED]  # step 4: the Primo's declaration too
+        elif p == d:
+            if opts[O_DEALER_AGAIN] == 0:
+                return -1, 0
+        elif g == GM_MILLONE or opts[O_OPP_CLAIM_EARLY] == 1:
+            return -1, 0  # the opponent's window came right after the dealer picked up
+    if g == GM_QUINDICI:
+        if opts[O_QUINDICI_RAW] == 1:
+            value = _qround(seat_ints[b, p, RAW_TOTAL] + own)
+        else:
+            value = seat_ints[b, p, TOTAL] + _qround(own)
+    else:
+        value = seat_ints[b, p, TOTAL] + own
+    ok = 1 if value >= target else 0
+    if ok == 0 and opts[O_WRONG_LOSES] == 0:
+        return -1, 0
+    return value, ok
+
+
+_claim_offer = njit(_claim_offer_py) or _claim_offer_py
+
+
+def _open_claim_py(ints, seat_ints, b, p, window, opts):
+    """Open a claim window for ``p`` if the rules give him one; True when opened."""
+    value, ok = _claim_offer(ints, seat_ints, b, p, window, opts)
+    if value < 0:
+        return False
+    ints[b, PHASE] = PH_CLAIM
+    ints[b, CURRENT] = p
+    ints[b, WINDOW] = window
+    ints[b, CLAIM_VALUE] = value
+    ints[b, CLAIM_OK] = ok
+    return True
+
+
+_open_claim = njit(_open_claim_py) or _open_claim_py
+
+
+def _begin_turn_py(ints, seat_ints, b, opts):
+    """The player to act in the play: his first turn's claim and declaration (§7, §8.4)
+    come before his card."""
+    p = ints[b, CURRENT]
+    if seat_ints[b, p, STAGE] == ST_CLAIM:
+        seat_ints[b, p, STAGE] = ST_DECLARE
+        if _open_claim(ints, seat_ints, b, p, W_FIRST_TURN, opts):
+            return
+    if seat_ints[b, p, STAGE] == ST_DECLARE:
+        seat_ints[b, p, STAGE] = ST_DONE
+        if opts[O_DECLARATIONS] == 1 and seat_ints[b, p, DECL] > 0:
+            ints[b, PHASE] = PH_DECLARE
+            return
+    ints[b, PHASE] = PH_PLAY
+
+
+_begin_turn = njit(_begin_turn_py) or _begin_turn_py
+
+
+def _start_discards_py(ints, seat_ints, cards, b, opts):
+    """After the pickup (or the Pozzo): the game's discards (§5.3, §10.3, §11.4–5), then
+    PREPARE. DISCARD_STAGE counts the discards made."""
+    g = opts[O_GAME]
+    d = ints[b, DEALER]
+    n = opts[O_N]
+    stage = ints[b, DISCARD_STAGE]
+    who = -1
+    count = 0
+    if g == GM_OTTOCENTO or g == GM_QUATTRO_SCARTATE or g == GM_CENTOCINQUANTA or g == GM_QUINDICI:
+        if stage == 0:
+            who, count = d, 2
+    elif g == GM_TERZIGLIO:
+        if stage == 0 and ints[b, CONTRACT] == SU:
+            who, count = ints[b, SOLOIST], 8
+    elif g == GM_MILLONE:
+        first = d if opts[O_MILLONE_DEALER_FIRST] == 1 else (d + 1) % n
+        if stage == 0:
+            who, count = first, 10
+        elif stage == 1:
+            who, count = (first + 1) % n, 10
+        elif stage == 2:
+            # §11.5: the second deal, 10 each; then the dealer discards 2 more
+            for c in range(NUM_CARDS):
+                if cards[b, PLACE, c] == PL_SECOND:
+                    cards[b, PLACE, c] = PL_HAND
+                    cards[b, HAND_OF, c] = cards[b, DEALT_TO, c]
+            who, count = d, 2
+    if who >= 0:
+        ints[b, PHASE] = PH_DISCARD
+        ints[b, DISCARDER] = who
+        ints[b, DISCARDS_LEFT] = count
+        ints[b, CURRENT] = who
+    else:
+        ints[b, PHASE] = PH_PREPARE
+
+
+_start_discards = njit(_start_discards_py) or _start_discards_py
+
+
+def _pickup_py(ints, seat_ints, cards, b, opts):
+    """The dealer picks up his last 2 cards (§8.4.1); Millone's opponent may then claim with
+    his 20 cards (§11.3), as may Centocinquanta's with U21's alternative; then the discards."""
+    for c in range(NUM_CARDS):
+        if cards[b, PLACE, c] == PL_EXTRA:
+            cards[b, PLACE, c] = PL_HAND
+    g = opts[O_GAME]
+    if g == GM_MILLONE or (opts[O_OPP_CLAIM_EARLY] == 1 and (g == GM_CENTOCINQUANTA or g == GM_QUINDICI)):
+        opp = (ints[b, DEALER] + 1) % opts[O_N]
+        if _open_claim(ints, seat_ints, b, opp, W_AFTER_PICKUP, opts):
+            return
+    _start_discards(ints, seat_ints, cards, b, opts)
+
+
+_pickup = njit(_pickup_py) or _pickup_py
+
+
+def start_hand_py(ints, seat_ints, cards, legal, b, opts):
+    """A freshly dealt row (cards placed, PICKUP_DECL and the after-pickup CLAIM_DECL set by
+    the caller): the auction, the dealer's claim window, or the pickup."""
+    g = opts[O_GAME]
+    d = ints[b, DEALER]
+    n = opts[O_N]
+    if g == GM_TERZIGLIO:
+        ints[b, PHASE] = PH_AUCTION
+        ints[b, SPEAKER] = (d + 1) % n  # the receiver, on the dealer's right (§10.1)
+        ints[b, CURRENT] = ints[b, SPEAKER]
+        ints[b, BIDDER] = -1
+    elif g == GM_MATTAZZA:
+        ints[b, PHASE] = PH_PREPARE
+    elif g == GM_QUATTRO_SCARTATE or not _open_claim(ints, seat_ints, b, d, W_PICKUP, opts):
+        _pickup(ints, seat_ints, cards, b, opts)
+    _set_legal(ints, seat_ints, cards, legal, b, opts)
+
+
+start_hand = njit(start_hand_py) or start_hand_py
+
+
+def start_play_py(ints, seat_ints, cards, legal, b, opts):
+    """Hands are final and DECL / CLAIM_DECL set (PREPARE done): the first trick (§5.4,
+    §10.4 with U13, §11.5, §12.2)."""
+    n = opts[O_N]
+    d = ints[b, DEALER]
+    first = _next_active(seat_ints, b, d, n)
+    if opts[O_GAME] == GM_TERZIGLIO and opts[O_FIRST_LEAD_SOLOIST] == 1:
+        first = ints[b, SOLOIST]
+    ints[b, PRIMO] = first
+    ints[b, LEADER] = first
+    ints[b, CURRENT] = first
+    ints[b, TRICK_NO] = 0
+    ints[b, TRICK_SIZE] = 0
+    ints[b, LEAD_SUIT] = -1
+    ints[b, BEST_SEAT] = -1
+    ints[b, BEST_STR] = -1
+    _begin_turn(ints, seat_ints, b, opts)
+    _set_legal(ints, seat_ints, cards, legal, b, opts)
+
+
+start_play = njit(start_play_py) or start_play_py
+
+
+# ====================================================================== the tricks
+def _end_trick_py(ints, seat_ints, cards, hist, b, opts):
+    """The trick is complete: the Matto to its owner's pile, the rest to the winner's (§4.5);
+    the winner leads next (§4.3); after the last trick, the Matto exchange or the score."""
+    t = ints[b, TRICK_NO]
+    w = ints[b, BEST_SEAT]
+    last = t == opts[O_TRICKS] - 1
+    for c in range(NUM_CARDS):
+        if cards[b, PLACE, c] == PL_TABLE:
+            cards[b, PLACE, c] = PL_PILE
+            if c == MATTO and not (last and opts[O_MATTO_LAST_LOST] == 1):
+                cards[b, PILE_OF, c] = cards[b, PLAYED_BY, c]
+            else:
+                cards[b, PILE_OF, c] = w
+    if ints[b, MATTO_TRICK] == t:
+        ints[b, MATTO_WINNER] = w
+        if last and opts[O_MATTO_LAST_LOST] == 1:
+            ints[b, MATTO_SEAT] = -1  # U4's alternative: lost to the winner, nothing to exchange
+    seat_ints[b, w, TRICKS] += 1
+    hist[b, t] = w
+    ints[b, TRICK_NO] = t + 1
+    ints[b, TRICK_SIZE] = 0
+    ints[b, LEAD_SUIT] = -1
+    ints[b, BEST_SEAT] = -1
+    ints[b, BEST_STR] = -1
+    ints[b, LEADER] = w
+    ints[b, CURRENT] = w
+    if not last:
+        _begin_turn(ints, seat_ints, b, opts)
+        return
+    ints[b, LAST_WINNER] = w
+    ints[b, PHASE] = PH_SCORE
+    m = ints[b, MATTO_SEAT]
+    if m < 0 or _side(ints, b, ints[b, MATTO_WINNER], opts) == _side(ints, b, m, opts):
+        return
+    # §4.5: the owner's side gives a card to the side that won the Matto's trick; with no
+    # trick of its own it has none to give, and the Matto itself goes
+    side = _side(ints, b, m, opts)
+    won = 0
+    for s in range(opts[O_N]):
+        if _side(ints, b, s, opts) == side:
+            won += seat_ints[b, s, TRICKS]
+    if won == 0:
+        cards[b, PILE_OF, MATTO] = ints[b, MATTO_WINNER]
+        ints[b, MATTO_SEAT] = -1
+    elif opts[O_EXCHANGE_CHOOSE] == 1:
+        ints[b, PHASE] = PH_GIVE
+        ints[b, CURRENT] = m
+
+
+_end_trick = njit(_end_trick_py) or _end_trick_py
+
+
+def _play_py(ints, seat_ints, cards, hist, b, c, opts):
+    p = ints[b, CURRENT]
+    t = ints[b, TRICK_NO]
+    cards[b, PLACE, c] = PL_TABLE
+    cards[b, PLAYED_BY, c] = p
+    cards[b, TRICK_OF, c] = t
+    if c == MATTO:  # covered (§2.4): no suit, never wins
+        ints[b, MATTO_SEAT] = p
+        ints[b, MATTO_TRICK] = t
+    else:
+        s = SUIT[c]
+        k = STRENGTH[c]
+        if ints[b, LEAD_SUIT] < 0:
+            ints[b, LEAD_SUIT] = s  # the Carta Dominante (after a led Matto, the next card: U2)
+            ints[b, BEST_SEAT] = p
+            ints[b, BEST_STR] = k
+        else:
+            best = _best_card(cards, b, ints)
+            best_trump = SUIT[best] == TRUMP_SUIT
+            if s == TRUMP_SUIT:
+                # §4.3: the highest trump; among Mori (equal) the last played
+                if not best_trump or k > ints[b, BEST_STR] or (k == MORO_STRENGTH and ints[b, BEST_STR] == MORO_STRENGTH):
+                    ints[b, BEST_SEAT] = p
+                    ints[b, BEST_STR] = k
+            elif s == ints[b, LEAD_SUIT] and not best_trump and k > ints[b, BEST_STR]:
+                ints[b, BEST_SEAT] = p
+                ints[b, BEST_STR] = k
+    ints[b, TRICK_SIZE] += 1
+    if ints[b, TRICK_SIZE] == ints[b, N_ACTIVE]:
+        _end_trick(ints, seat_ints, cards, hist, b, opts)
+    else:
+        ints[b, CURRENT] = _next_active(seat_ints, b, p, opts[O_N])
+        _begin_turn(ints, seat_ints, b, opts)
+
+
+_play = njit(_play_py) or _play_py
+
+
+# ====================================================================== one decision
+def _auction_py(ints, seat_ints, cards, b, a, opts):
+    """Terziglio's auction (§10.3, U12)."""
+    p = ints[b, CURRENT]
+    n = opts[O_N]
+    if a == A_PASS:
+        ints[b, PASSES] += 1
+        if ints[b, PASSES] == 3:
+            ints[b, RESULT] = RS_THROWN_IN  # all passed: the deal is thrown in
+            ints[b, PHASE] = PH_SCORE
+            return
+        ints[b, SPEAKER] = (p + 1) % n
+        ints[b, CURRENT] = ints[b, SPEAKER]
+    elif a == A_POSSO:
+        ints[b, BIDDER] = p
+        ints[b, ANSWERS] = 0
+        ints[b, CURRENT] = (p + 1) % n  # answers in play order from the bidder's right (U12)
+    elif a == A_VA_BENE:
+        ints[b, ANSWERS] += 1
+        if ints[b, ANSWERS] < 2:
+            ints[b, CURRENT] = (p + 1) % n
+            return
+        s = ints[b, BIDDER]
+        ints[b, SOLOIST] = s
+        ints[b, CONTRACT] = SU  # he goes up: the Pozzo joins his hand, then he discards 8
+        for c in range(NUM_CARDS):
+            if cards[b, PLACE, c] == PL_POZZO:
+                cards[b, PLACE, c] = PL_HAND
+                cards[b, HAND_OF, c] = s
+        _start_discards(ints, seat_ints, cards, b, opts)
+    else:  # DI_MIO by the speaker, or OPPOSE ("No! Faccio di mio") by an answerer
+        ints[b, SOLOIST] = p
+        ints[b, CONTRACT] = DI_MIO
+        ints[b, PHASE] = PH_PREPARE
+
+
+_auction = njit(_auction_py) or _auction_py
+
+
+def _claim_py(ints, seat_ints, cards, b, a, opts):
+    """A claim window's answer (§8.4). A claim ends the game: won when the value reaches
+    the target, lost otherwise (only offered then with ``wrong_claim="loses"``)."""
+    p = ints[b, CURRENT]
+    window = ints[b, WINDOW]
+    if a == A_CLAIM:
+        ints[b, CLAIM_SEAT] = p
+        side = _side(ints, b, p, opts)
+        if ints[b, CLAIM_OK] == 1:
+            ints[b, RESULT] = RS_CLAIMED
+            ints[b, GAME_WINNER] = side
+        else:
+            ints[b, RESULT] = RS_WRONG_CLAIM
+            ints[b, GAME_WINNER] = 1 - side
+        ints[b, PHASE] = PH_SCORE
+        return
+    if window == W_PICKUP:
+        _pickup(ints, seat_ints, cards, b, opts)
+    elif window == W_AFTER_PICKUP:
+        _start_discards(ints, seat_ints, cards, b, opts)
+    else:
+        _begin_turn(ints, seat_ints, b, opts)
+
+
+_claim = njit(_claim_py) or _claim_py
+
+
+def step_row_py(ints, seat_ints, cards, hist, legal, b, a, opts):
+    """Apply the legal action ``a`` to row ``b`` and write the next mask. The caller checks
+    legality (``legal[b, a]``) first, so a refused action changes nothing."""
+    phase = ints[b, PHASE]
+    if phase == PH_AUCTION:
+        _auction(ints, seat_ints, cards, b, a, opts)
+    elif phase == PH_CLAIM:
+        _claim(ints, seat_ints, cards, b, a, opts)
+    elif phase == PH_DECLARE:
+        p = ints[b, CURRENT]
+        if a == A_DECLARE:
+            seat_ints[b, p, DECLARED] = seat_ints[b, p, DECL]
+            for c in range(NUM_CARDS):  # the cards of his combinations are shown to the table (§7)
+                if cards[b, COMBO, c] == 1 and cards[b, HAND_OF, c] == p:
+                    cards[b, SHOWN, c] = 1
+        ints[b, PHASE] = PH_PLAY
+    elif phase == PH_DISCARD:
+        c = a - AB_DISCARD
+        p = ints[b, DISCARDER]
+        cards[b, PLACE, c] = PL_DISCARD
+        cards[b, HAND_OF, c] = -1
+        cards[b, PILE_OF, c] = p  # the discard counts for the discarder's side (§5.3)
+        ints[b, DISCARDS_LEFT] -= 1
+        if ints[b, DISCARDS_LEFT] == 0:
+            ints[b, DISCARD_STAGE] += 1
+            _start_discards(ints, seat_ints, cards, b, opts)
+    elif phase == PH_PLAY:
+        c = a - AB_PLAY
+        cards[b, HAND_OF, c] = -1
+        _play(ints, seat_ints, cards, hist, b, c, opts)
+    elif phase == PH_GIVE:
+        c = a - AB_GIVE
+        cards[b, PILE_OF, c] = ints[b, MATTO_WINNER]
+        ints[b, MATTO_SEAT] = -2  # exchange made
+        ints[b, PHASE] = PH_SCORE
+    _set_legal(ints, seat_ints, cards, legal, b, opts)
+
+
+step_row = njit(step_row_py) or step_row_py
+
+
+def step_rows_py(ints, seat_ints, cards, hist, legal, rows, actions, opts):
+    """:func:`step_row` for each of ``rows`` with ``actions`` (legal, checked by the caller)."""
+    for i in range(rows.shape[0]):
+        step_row(ints, seat_ints, cards, hist, legal, rows[i], actions[i], opts)
+
+
+step_rows = njit(step_rows_py) or step_rows_py
