@@ -190,7 +190,7 @@ class TarocchinoEnv(AECEnv):
         elif self._rng is None:
             self._rng = np.random.default_rng()
         g = self.game
-        g.queued[0] = deals[1:]
+        g.queued[0] = [(d, p, self._active_of(raw)) for (d, p), raw in zip(deals[1:], (options.get("deals") or [None])[1:])]
         self.state = g.new_state(1)
         if deals:
             dealer, pack = deals[0]
@@ -223,11 +223,17 @@ class TarocchinoEnv(AECEnv):
             out = []
             for i, d in enumerate(deals):
                 try:
-                    out.append(self.game.parse_deal(d))
+                    out.append(self.game.parse_deal(d, self._active_of(d) if i else None))
                 except (ValueError, TypeError) as err:
                     raise type(err)(f"deals[{i}]: {err}") from None
             return out
         return []
+
+    def _active_of(self, deal: Any) -> tuple[int, ...] | None:
+        """The seats a later Mattazza deal is dealt to: those with cards (players drop out of a match)."""
+        if self.game_name != "mattazza" or not isinstance(deal, dict) or not isinstance(deal.get("hands"), (list, tuple)):
+            return None
+        return tuple(s for s, h in enumerate(deal["hands"]) if h) or None
 
     def _parse_totals(self, totals: Any) -> np.ndarray | None:
         if totals is None:
@@ -465,6 +471,14 @@ class TarocchinoEnv(AECEnv):
             "totals": totals,
             "result": last.get("game_winner", last.get("match_losers")),
         }
+
+    def hands_played(self) -> list[list[int]]:
+        """The scores of each hand finished in this episode, in order."""
+        return [list(e["scores"]) for e in self._deals if "scores" in e]
+
+    def totals(self) -> list[int]:
+        """Each seat's running total (its side's; Terziglio: the sum of settlements)."""
+        return [int(x) for x in self.state.seat_ints[0, :, TOTAL]]
 
     def record(self) -> dict[str, Any]:
         """The JSON-ready record of the last finished episode (interface.md §5): a deal, or a

@@ -123,8 +123,8 @@ class TarocchinoGame:
         self.dest = deal_destinations(self.game, self.num_players, second_deal_first=self._second_first)
         self.two_sides = self.game != "mattazza"
         self._mori = config.mori
-        #: fixed deals waiting, per row, for the next hands of a match: lists of (dealer, pack)
-        self.queued: dict[int, list[tuple[int, np.ndarray]]] = {}
+        #: fixed deals waiting, per row, for the next hands of a match: lists of (dealer, pack, active seats or None)
+        self.queued: dict[int, list[tuple[int, np.ndarray, tuple[int, ...] | None]]] = {}
         #: the deals dealt, per row, in the current episode: (dealer, pack, active seats)
         self.dealt: dict[int, list[tuple[int, np.ndarray, tuple[int, ...]]]] = {}
 
@@ -323,7 +323,14 @@ class TarocchinoGame:
         dealer = int(info.pop("next_dealer"))
         queued = self.queued.get(r)
         if queued:
-            _, pack = queued.pop(0)
+            q_dealer, pack, q_active = queued.pop(0)
+            active = self.active_seats(state, r)
+            if q_dealer != dealer or (q_active is not None and tuple(q_active) != active):
+                raise RuntimeError(
+                    f"the fixed deal for hand {int(state.ints[r, HAND_NO]) + 1} has dealer {q_dealer}"
+                    + (f" and players {list(q_active)}" if q_active else "")
+                    + f", but the rules name dealer {dealer} and players {list(active)}: later deals must follow the match"
+                )
         else:
             if rng is None:
                 raise RuntimeError("the next hand of a match needs a random generator (or queued fixed deals)")
