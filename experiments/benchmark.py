@@ -44,6 +44,7 @@ from tarot_env._jit import JIT_AVAILABLE
 #: configurations measured per env id through the AEC API
 CONFIGS: dict[str, list[dict]] = {
     "french_tarot_v0": [{"num_players": 3}, {"num_players": 4}, {"num_players": 5}],
+    "mattazza_v0": [{"num_players": 3}, {"num_players": 4}, {"num_players": 5}, {"num_players": 6}],
 }
 #: configurations measured per env id through the vector API by default (``--players`` picks among CONFIGS):
 #: the issue's target is 4 players, and a sweep of every player count would triple the run time

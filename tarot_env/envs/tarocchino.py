@@ -421,8 +421,8 @@ class TarocchinoEnv(AECEnv):
             info["match_over"] = end.match_over or self._over
         for i, a in enumerate(self.possible_agents):
             self.infos[a] = dict(info)
-        if self._over:
-            self._last_record = self._make_record()
+        if self._over:  # formatted on demand by record(): most episodes are never recorded
+            self._last_record = (self._deals, [int(x) for x in self.state.seat_ints[0, :, TOTAL]])
         else:
             self._deals.append(self._new_deal_entry())
         return reward
@@ -459,12 +459,11 @@ class TarocchinoEnv(AECEnv):
             out["scores"] = entry["scores"]
         return out
 
-    def _make_record(self) -> dict[str, Any]:
+    def _make_record(self, deals: list[dict[str, Any]], totals: list[int]) -> dict[str, Any]:
         head = {"env": self.metadata["name"], "config": self.config.to_dict()}
         if not self.config.match:
-            return {**head, **self._entry_dict(self._deals[0])}
-        totals = [int(x) for x in self.state.seat_ints[0, :, TOTAL]]
-        last = self._deals[-1].get("info", {})
+            return {**head, **self._entry_dict(deals[0])}
+        last = deals[-1].get("info", {})
         return {
             **head,
             "deals": [self._entry_dict(e) for e in self._deals],
@@ -485,7 +484,7 @@ class TarocchinoEnv(AECEnv):
         match as its list of deal records plus the running totals."""
         if self._last_record is None:
             raise RuntimeError("no episode has finished yet: record() describes the last finished deal (or match)")
-        return self._last_record
+        return self._make_record(*self._last_record)
 
     # ------------------------------------------------------------------ errors
     def _refusal(self, a: int) -> str:

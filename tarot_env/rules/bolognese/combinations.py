@@ -58,6 +58,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tarot_env._jit import njit
 from tarot_env.cards.bolognese import (
     ANGELO,
     BEGATO,
@@ -170,44 +171,149 @@ def cricche_points(sets: np.ndarray, *, doubling: bool = True) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- sequences, batch
-def _lengths(m: np.ndarray, mori: str) -> np.ndarray:
-    """L of each sequence family, 0 where not valid, for ``mori`` in "both", "grande", "mori"."""
-    C = m[:, CONTATORI].sum(axis=1, dtype=np.int64)
-    L = np.zeros((len(m), len(SEQUENCE_FAMILIES)), dtype=np.int64)
+_MORI_CODE = {"both": 0, "grande": 1, "mori": 2, "best": 3}
+_SUIT_FIGS = SUIT_FIGURES  # (4, 3)
 
-    # the four suits (§6.3): the Re heads; 2 of {Q, N, J}, or 1 and a contatore; the Ace only lengthens
-    re = m[:, SUIT_RE]
-    f = m[:, SUIT_FIGURES].sum(axis=-1, dtype=np.int64)
-    ace = m[:, ACES].astype(np.int64)
-    suit_valid = re & ((f >= 2) | ((f == 1) & (C[:, None] >= 1)))
-    L[:, 1:5] = np.where(suit_valid, 1 + f + ace + C[:, None], 0)
 
+def _lengths_row_py(m, mori_code, L):
+    """L of each sequence family of one set ``m`` (62,) bool into ``L`` (7,), 0 where not
+    valid (§6.3), for ``mori_code`` 0 "both", 1 "grande", 2 "mori" (U5). One implementation,
+    compiled by numba when it is installed (this runs once or twice per hand)."""
+    C = 0
+    for c in CONTATORI:
+        if m[c]:
+            C += 1
+    # the four suits: the Re heads; 2 of {Q, N, J}, or 1 and a contatore; the Ace only lengthens
+    for s in range(4):
+        f = 0
+        for k in range(3):
+            if m[_SUIT_FIGS[s, k]]:
+                f += 1
+        if m[SUIT_RE[s]] and (f >= 2 or (f == 1 and C >= 1)):
+            L[1 + s] = 1 + f + (1 if m[ACES[s]] else 0) + C
+        else:
+            L[1 + s] = 0
     # Mori and Aces (no head): 3 cards, or 2 and a contatore (one stand-in at most)
-    n_mori = m[:, MORI_IDS].sum(axis=1, dtype=np.int64)
-    mori_valid = (n_mori >= 3) | ((n_mori == 2) & (C >= 1))
-    L[:, 5] = np.where(mori_valid, n_mori + C, 0)
-    a = ace.sum(axis=1)
-    L[:, 6] = np.where((a >= 3) | ((a == 2) & (C >= 1)), a + C, 0)
-
+    n_mori = 0
+    for c in MORI_IDS:
+        if m[c]:
+            n_mori += 1
+    mori_valid = n_mori >= 3 or (n_mori == 2 and C >= 1)
+    L[5] = n_mori + C if mori_valid else 0
+    a = 0
+    for c in ACES:
+        if m[c]:
+            a += 1
+    L[6] = a + C if (a >= 3 or (a == 2 and C >= 1)) else 0
     # the Grande: the Angelo; 2 of the head, or 1 and a contatore (one free skip in the head)
-    h = m[:, GRANDE_HEAD].sum(axis=1, dtype=np.int64)
-    grande_valid = m[:, ANGELO] & ((h >= 2) | ((h == 1) & (C >= 1)))
-    spare = C - np.maximum(0, 2 - h)  # contatori left after filling the head; >= 0 where valid
-    # the chain 16..5: each gap takes a spare contatore; the first gap with none left breaks it.
-    # The count of gaps never decreases along the chain, so the positions reached form a prefix.
-    present = m[:, SCAVEZZO]
-    gaps = np.cumsum(~present, axis=1)
-    reached = gaps <= spare[:, None]
-    numbers = np.count_nonzero(present & reached, axis=1)
-    past_five = reached[:, -1]  # no scavezza: the chain goes on to the Mori, which have no gaps
-    grande_mori = np.where(past_five, n_mori, 0)
-    if mori == "grande":
-        # a Moro the Grande counts is not counted again in a Mori sequence
-        L[:, 5] = np.where(grande_valid & (grande_mori > 0), 0, L[:, 5])
-    elif mori == "mori":
-        # a valid Mori sequence keeps its Mori, and the Grande stops at the 5
-        grande_mori = np.where(mori_valid, 0, grande_mori)
-    L[:, 0] = np.where(grande_valid, 1 + h + numbers + grande_mori + C, 0)
+    h = 0
+    for c in GRANDE_HEAD:
+        if m[c]:
+            h += 1
+    grande_valid = m[ANGELO] and (h >= 2 or (h == 1 and C >= 1))
+    spare = C - max(0, 2 - h)  # contatori left after filling the head
+    # the chain 16..5: each gap takes a spare contatore; the first gap with none left breaks it
+    numbers = 0
+    gaps = 0
+    past_five = True
+    for c in SCAVEZZO:
+        if m[c]:
+            numbers += 1
+        else:
+            gaps += 1
+            if gaps > spare:
+                past_five = False
+                break
+    grande_mori = n_mori if past_five else 0  # past the 5 the chain goes on to the Mori (no gaps)
+    if mori_code == 1:
+        if grande_valid and grande_mori > 0:
+            L[5] = 0  # a Moro the Grande counts is not counted again in a Mori sequence
+    elif mori_code == 2:
+        if mori_valid:
+            grande_mori = 0  # a valid Mori sequence keeps its Mori, and the Grande stops at the 5
+    L[0] = 1 + h + numbers + grande_mori + C if grande_valid else 0
+
+
+_lengths_row = njit(_lengths_row_py) or _lengths_row_py
+
+
+def _sequence_total_row_py(L, doubling):
+    total = 0
+    count = 0
+    for k in range(L.shape[0]):
+        if L[k] > 0:
+            total += SEQUENCE_STEP * (L[k] - 1)
+            count += 1
+    if doubling and count >= DOUBLING_COUNT:
+        total *= 2
+    return total
+
+
+_sequence_total_row = njit(_sequence_total_row_py) or _sequence_total_row_py
+
+
+def _best_lengths_row_py(m, mori_code, doubling, L, L2):
+    """U5 for one set: "best" takes whichever of "grande" and "mori" scores more."""
+    if mori_code != 3:
+        _lengths_row(m, mori_code, L)
+        return
+    _lengths_row(m, 1, L)
+    _lengths_row(m, 2, L2)
+    if _sequence_total_row(L2, doubling) > _sequence_total_row(L, doubling):
+        for k in range(L.shape[0]):
+            L[k] = L2[k]
+
+
+_best_lengths_row = njit(_best_lengths_row_py) or _best_lengths_row_py
+
+
+def _lengths_rows_py(m, mori_code, doubling, L):
+    L2 = np.zeros(L.shape[1], dtype=np.int64)
+    for r in range(m.shape[0]):
+        _best_lengths_row(m[r], mori_code, doubling, L[r], L2)
+
+
+_lengths_rows = njit(_lengths_rows_py) or _lengths_rows_py
+
+
+def _cricche_row_py(m, doubling):
+    total = 0
+    count = 0
+    for f in range(CRICCA_CARDS.shape[0]):
+        k = 0
+        for c in CRICCA_CARDS[f]:
+            if m[c]:
+                k += 1
+        if k == 4:
+            total += 2 * CRICCA_VALUE[f]
+        elif k == 3:
+            total += CRICCA_VALUE[f]
+        if k >= 3:
+            count += 1
+    if doubling and count >= DOUBLING_COUNT:
+        total *= 2
+    return total
+
+
+_cricche_row = njit(_cricche_row_py) or _cricche_row_py
+
+
+def _points_rows_py(m, mori_code, doubling, out):
+    """combination_points row by row: cricche + sequences, each doubled on its own (§6.2)."""
+    L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+    L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+    for r in range(m.shape[0]):
+        _best_lengths_row(m[r], mori_code, doubling, L, L2)
+        out[r] = _cricche_row(m[r], doubling) + _sequence_total_row(L, doubling)
+
+
+_points_rows = njit(_points_rows_py) or _points_rows_py
+
+
+def _lengths(m: np.ndarray, mori: str, doubling: bool = True) -> np.ndarray:
+    """L of each sequence family, 0 where not valid (U5 ``mori`` including "best")."""
+    L = np.zeros((len(m), len(SEQUENCE_FAMILIES)), dtype=np.int64)
+    _lengths_rows(np.ascontiguousarray(m), _MORI_CODE[mori], doubling, L)
     return L
 
 
@@ -229,11 +335,7 @@ def _sequence_total(L: np.ndarray, doubling: bool) -> np.ndarray:
 
 def _sequence_lengths(m: np.ndarray, mori: str, doubling: bool) -> np.ndarray:
     _check_mori(mori)
-    if mori != "best":
-        return _lengths(m, mori)
-    by_grande, by_mori = _lengths(m, "grande"), _lengths(m, "mori")
-    take_mori = _sequence_total(by_mori, doubling) > _sequence_total(by_grande, doubling)
-    return np.where(take_mori[:, None], by_mori, by_grande)
+    return _lengths(m, mori, doubling)
 
 
 def sequence_lengths(sets: np.ndarray, *, mori: str = "both", doubling: bool = True) -> np.ndarray:
@@ -261,7 +363,11 @@ def combination_points(sets: np.ndarray, *, mori: str = "both", doubling: bool =
     This is the combination part of a side's hand score (§8.3), and the value of a declaration
     made from a hand (§7).
     """
-    return cricche_points(sets, doubling=doubling) + sequence_points(sets, mori=mori, doubling=doubling)
+    m, single = _masks(sets)
+    _check_mori(mori)
+    out = np.zeros(len(m), dtype=np.int64)
+    _points_rows(np.ascontiguousarray(m), _MORI_CODE[mori], bool(doubling), out)
+    return _out(out, single)
 
 
 # --------------------------------------------------------------------------- one set, for explanations
@@ -391,27 +497,78 @@ def combination_cards(sets: np.ndarray, *, mori: str = "both", doubling: bool = 
     :func:`sequence_lengths`.
     """
     m, single = _masks(sets)
+    _check_mori(mori)
     out = np.zeros_like(m)
-    counts = _cricca_counts(m)
-    for f in range(len(CRICCA_FAMILIES)):
-        out[:, CRICCA_CARDS[f]] |= m[:, CRICCA_CARDS[f]] & (counts[:, f] >= 3)[:, None]
-    L = _sequence_lengths(m, mori, doubling)
-    for s in range(4):
-        valid = (L[:, 1 + s] > 0)[:, None]
-        for c in (SUIT_RE[s], *SUIT_FIGURES[s], ACES[s]):
-            out[:, c] |= m[:, c] & valid[:, 0]
-    grande = L[:, 0] > 0
-    out[:, ANGELO] |= m[:, ANGELO] & grande
-    out[:, GRANDE_HEAD] |= m[:, GRANDE_HEAD] & grande[:, None]
-    C = m[:, CONTATORI].sum(axis=1, dtype=np.int64)
-    h = m[:, GRANDE_HEAD].sum(axis=1, dtype=np.int64)
-    spare = C - np.maximum(0, 2 - h)
-    reached = np.cumsum(~m[:, SCAVEZZO], axis=1) <= spare[:, None]
-    out[:, SCAVEZZO] |= m[:, SCAVEZZO] & reached & grande[:, None]
-    n_mori = m[:, MORI_IDS].sum(axis=1)
-    numbers = np.count_nonzero(m[:, SCAVEZZO] & reached, axis=1)
-    grande_mori = grande & (L[:, 0] > 1 + h + numbers + C)  # the Grande counted Mori past the 5
-    out[:, MORI_IDS] |= m[:, MORI_IDS] & ((L[:, 5] > 0) | grande_mori)[:, None] & (n_mori > 0)[:, None]
-    out[:, ACES] |= m[:, ACES] & (L[:, 6] > 0)[:, None]
-    out[:, CONTATORI] |= m[:, CONTATORI] & (L > 0).any(axis=1)[:, None]
+    _cards_rows(np.ascontiguousarray(m), _MORI_CODE[mori], bool(doubling), out)
     return _out(out, single)
+
+
+def _cards_row_py(m, mori_code, doubling, L, L2, out):
+    _best_lengths_row(m, mori_code, doubling, L, L2)
+    for f in range(CRICCA_CARDS.shape[0]):
+        k = 0
+        for c in CRICCA_CARDS[f]:
+            if m[c]:
+                k += 1
+        if k >= 3:
+            for c in CRICCA_CARDS[f]:
+                out[c] = m[c]
+    any_sequence = False
+    for s in range(4):
+        if L[1 + s] > 0:
+            any_sequence = True
+            out[SUIT_RE[s]] = True
+            out[ACES[s]] = m[ACES[s]]
+            for k in range(3):
+                if m[_SUIT_FIGS[s, k]]:
+                    out[_SUIT_FIGS[s, k]] = True
+    if L[0] > 0:
+        any_sequence = True
+        out[ANGELO] = True
+        C = 0
+        for c in CONTATORI:
+            if m[c]:
+                C += 1
+        h = 0
+        for c in GRANDE_HEAD:
+            if m[c]:
+                h += 1
+                out[c] = True
+        spare = C - max(0, 2 - h)
+        gaps = 0
+        numbers = 0
+        for c in SCAVEZZO:
+            if m[c]:
+                out[c] = True
+                numbers += 1
+            else:
+                gaps += 1
+                if gaps > spare:
+                    break
+        if L[0] > 1 + h + numbers + C:  # the Grande counted the Mori past the 5
+            for c in MORI_IDS:
+                out[c] = m[c]
+    if L[5] > 0:
+        any_sequence = True
+        for c in MORI_IDS:
+            out[c] = m[c]
+    if L[6] > 0:
+        any_sequence = True
+        for c in ACES:
+            out[c] = m[c]
+    if any_sequence:
+        for c in CONTATORI:
+            out[c] = m[c]
+
+
+_cards_row = njit(_cards_row_py) or _cards_row_py
+
+
+def _cards_rows_py(m, mori_code, doubling, out):
+    L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+    L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+    for r in range(m.shape[0]):
+        _cards_row(m[r], mori_code, doubling, L, L2, out[r])
+
+
+_cards_rows = njit(_cards_rows_py) or _cards_rows_py

@@ -685,9 +685,15 @@ step_row = njit(step_row_py) or step_row_py
 
 
 def step_rows_py(ints, seat_ints, cards, hist, legal, rows, actions, opts):
-    """:func:`step_row` for each of ``rows`` with ``actions`` (legal, checked by the caller)."""
+    """:func:`step_row` for each of ``rows`` with ``actions`` (legal, checked by the caller).
+    Returns how many rows stopped in PREPARE or SCORE, for the NumPy code to finish."""
+    pending = 0
     for i in range(rows.shape[0]):
         step_row(ints, seat_ints, cards, hist, legal, rows[i], actions[i], opts)
+        ph = ints[rows[i], PHASE]
+        if ph == PH_PREPARE or ph == PH_SCORE:
+            pending += 1
+    return pending
 
 
 step_rows = njit(step_rows_py) or step_rows_py

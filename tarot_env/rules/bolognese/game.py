@@ -257,7 +257,8 @@ class TarocchinoGame:
         """Apply one legal action per row (the caller has checked ``state.legal``), then run
         the NumPy phases the rows reached. Returns the hands that ended."""
         ints, seat_ints, cards, hist, legal = state.blocks
-        engine.step_rows(ints, seat_ints, cards, hist, legal, rows, actions, self.opts)
+        if engine.step_rows(ints, seat_ints, cards, hist, legal, rows, actions, self.opts) == 0:
+            return []
         return self._settle(state, rows, rng)
 
     def _settle(self, state: TarocchinoState, rows: np.ndarray, rng: np.random.Generator | None) -> list[HandEnd]:
