@@ -15,6 +15,7 @@ from agents.random_agent import RandomAgent
 #: configurations played for each env id (one deal each)
 CONFIGS: dict[str, list[dict]] = {
     "french_tarot_v0": [{"num_players": 3}, {"num_players": 4}, {"num_players": 5}],
+    "mattazza_v0": [{"num_players": 4}],
 }
 
 
@@ -45,19 +46,30 @@ def main() -> None:
     for env_id in tarot_env.ENV_IDS:
         for config in CONFIGS.get(env_id, [{}]):
             rows.append(play_one(env_id, config, args.seed))
-    header = ["env", "players", "decisions", "result", "contract", "taker", "attack pts", "made", "scores"]
+    header = ["env", "players", "decisions", "result", "contract", "taker / soloist", "details", "scores"]
     table = [header]
     for r in rows:
         played = r["result"] == "played"
+        if "taker" in r:  # French Tarot
+            who, contract = f"player_{r['taker']}", r["contract"]
+            details = f"attack {r['attack_points']:g} pts, {'made' if r['made'] else 'failed'}"
+        elif "soloist" in r:  # Terziglio
+            who, contract = f"player_{r['soloist']}", r["contract"]
+            details = f"{'won' if r['soloist_won'] else 'lost'}, {r['poste']} poste"
+        else:
+            who, contract = "-", "-"
+            if "losers" in r:  # Mattazza
+                details = f"losers {r['losers']}"
+            else:
+                details = "points " + " ".join(f"{p:g}" for p in r["points"]["total"]) if "points" in r else "-"
         table.append([
             r["env"],
             str(r["config"].get("num_players", "")),
             str(r["decisions"]),
             r["result"],
-            r.get("contract", "-") if played else "-",
-            f"player_{r['taker']}" if played else "-",
-            f"{r['attack_points']:g}" if played else "-",
-            ("yes" if r["made"] else "no") if played else "-",
+            contract if played else "-",
+            who if played else "-",
+            details if played else "-",
             " ".join(f"{s:+d}" for s in r["scores"]),
         ])
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]

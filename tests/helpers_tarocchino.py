@@ -23,7 +23,9 @@ def cards(text: str) -> list[str]:
     return out
 
 
-def make_deal(game: str, dealer: int, fixed: dict[int, str], rest: str | None = None, num_players: int | None = None, extra: str | None = None) -> dict:
+def make_deal(
+    game: str, dealer: int, fixed: dict[int, str], rest: str | None = None, num_players: int | None = None, extra: str | None = None
+) -> dict:
     """A fixed deal (interface.md §4) for ``game``: the hands of ``fixed`` (seat -> cards) as
     given, ``rest`` if given, the dealer's last 2 cards ``extra`` if given (else the last 2 of
     his list). Every other card fills, in card-id order, the seats with room left (seat order),

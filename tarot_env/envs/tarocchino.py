@@ -308,7 +308,8 @@ class TarocchinoEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise ValueError(
-                    f"action {action!r} refused: the episode is over and {agent} is done; step(None) removes each finished agent, reset() starts again"
+                    f"action {action!r} refused: the episode is over and {agent} is done; "
+                    "step(None) removes each finished agent, reset() starts again"
                 )
             self._was_dead_step(action)
             return
@@ -419,7 +420,7 @@ class TarocchinoEnv(AECEnv):
         info = {"scores": list(end.scores), **entry["info"]}
         if match:
             info["match_over"] = end.match_over or self._over
-        for i, a in enumerate(self.possible_agents):
+        for a in self.possible_agents:
             self.infos[a] = dict(info)
         if self._over:  # formatted on demand by record(): most episodes are never recorded
             self._last_record = (self._deals, [int(x) for x in self.state.seat_ints[0, :, TOTAL]])
@@ -528,12 +529,18 @@ class TarocchinoEnv(AECEnv):
             if not (cards[HAND_OF, c] == p and cards[PLACE, c] == PL_HAND):
                 return f"{name} is not in the hand"
             if IS_CARTA_DA_5[c]:
-                return f"{name} is a Carta da 5 (the Kings and the Tarocchi: Angelo, Mondo, Bégato, Matto), which may never be discarded (§5.3)"
+                return (
+                    f"{name} is a Carta da 5 (the Kings and the Tarocchi: Angelo, Mondo, Bégato, Matto), "
+                    "which may never be discarded (§5.3)"
+                )
         if kind == "give":
             if cards[PILE_OF, c] < 0 or self.game.side_of(s, 0, int(cards[PILE_OF, c])) != self.game.side_of(s, 0, p) or c == MATTO:
                 return f"{name} is not a card of your side's pile (the Matto itself is kept)"
             if not IS_SCARTINO[c]:
-                return f"{name} is not a scartino, and your side has scartini: the card given for the Matto is a low card (U3, matto_gift='scartino')"
+                return (
+                    f"{name} is not a scartino, and your side has scartini: "
+                    "the card given for the Matto is a low card (U3, matto_gift='scartino')"
+                )
         if kind == "play":
             if not (cards[HAND_OF, c] == p and cards[PLACE, c] == PL_HAND):
                 return f"{name} is not in the hand"

@@ -275,7 +275,7 @@ class TarocchinoGame:
     def _prepare(self, state: TarocchinoState, rows: np.ndarray) -> None:
         """Hands are final: each seat's declaration value, its claim value, the cards a
         declaration shows; then the first trick."""
-        ints, seat_ints, cards, hist, legal = state.blocks
+        ints, seat_ints, cards, _, legal = state.blocks
         n = self.num_players
         hands = (cards[rows, HAND_OF][:, None, :] == np.arange(n)[None, :, None]) & (cards[rows, PLACE] == PL_HAND)[:, None, :]
         flat = hands.reshape(-1, NUM_CARDS)
@@ -293,7 +293,7 @@ class TarocchinoGame:
 
     # ------------------------------------------------------------------ the end of a hand
     def _score(self, state: TarocchinoState, r: int, rng: np.random.Generator | None) -> HandEnd:
-        ints, seat_ints, cards = state.ints, state.seat_ints, state.cards
+        ints, seat_ints = state.ints, state.seat_ints
         n = self.num_players
         result = int(ints[r, RESULT]) or RS_PLAYED
         ints[r, RESULT] = result
@@ -387,7 +387,7 @@ class TarocchinoGame:
         c = self.config
         o = c.options
         n = self.num_players
-        ints, seat_ints = state.ints, state.seat_ints
+        ints = state.ints
         piles, tricks, decl = self._side_masks(state, r)
         sides = self.sides(state, r)
         last = self.side_of(state, r, int(ints[r, LAST_WINNER]))
