@@ -69,10 +69,10 @@ class Option:
 #: Every option, in the order the documentation lists them.
 OPTIONS: dict[str, Option] = {
     "episode": Option(
-        "deal", ("deal", "match"), "issue 3 §2", ALL, "one deal per episode, or a whole game (to the target, 4 deals, the agreed end)"
+        "deal", ("deal", "match"), "—", ALL, "one deal per episode, or a whole game (to the target, 4 deals, the agreed end)"
     ),
     "match_reward": Option(
-        "deals", ("deals", "result"), "issue 3 §3", ALL, "match episodes: each deal's reward as it ends, or only the match result (+1/-1/0)"
+        "deals", ("deals", "result"), "—", ALL, "match episodes: each deal's reward as it ends, or only the match result (+1/-1/0)"
     ),
     "target": Option(
         None,

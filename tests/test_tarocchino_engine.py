@@ -1,0 +1,117 @@
+"""The Tarocchino engine against the shared building blocks, and the docs against the code.
+
+- The engine's trick play (legal cards, the trick's winner) equals the shared NumPy trick
+  mechanics of ``rules/tricks.py`` with the Bolognese settings (§4.2–4.3: no duty to
+  over-trump, the last Moro played wins), over many random deals.
+- The cards a declaration shows (``combination_cards``) are worth exactly the declared value.
+- ``docs/tarocchino.md`` prints the observation layout and every option from the code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tarot_env
+from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
+from tarot_env.encoding.bolognese import layout, layout_table, oracle_layout
+from tarot_env.rules.bolognese.combinations import combination_cards, combination_points
+from tarot_env.rules.bolognese.config import OPTIONS, option_names
+from tarot_env.rules.bolognese.deal import GAMES
+from tarot_env.rules.bolognese.state import AB_PLAY, HAND_OF, LEAD_SUIT, PH_PLAY, PHASE, PL_HAND, PLACE, TRICK_NO
+from tarot_env.rules.tricks import TrickTables, legal_plays, play_card
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+TABLES = TrickTables.for_deck(BOLOGNESE_DECK, must_overtrump=False, ties_to_later=True)
+ENV_CONFIGS = [("ottocento_v0", {}), ("terziglio_v0", {}), ("millone_v0", {}), ("centocinquanta_v0", {})] + [
+    ("mattazza_v0", {"num_players": n}) for n in (3, 4, 5, 6)
+]
+
+
+@pytest.mark.parametrize(("env_id", "config"), ENV_CONFIGS)
+def test_engine_tricks_equal_the_shared_trick_mechanics(env_id, config):
+    """Every legal-card mask and every trick winner of random games equals rules/tricks.py's."""
+    env = tarot_env.make(env_id, **config).unwrapped
+    rng = np.random.default_rng(7)
+    tricks_checked = 0
+    for episode in range(25):
+        env.reset(seed=episode)
+        trick: list[tuple[int, int]] = []  # (seat, card) of the trick in progress
+        lead, top, best_key, best_seat = np.array([-1]), np.array([0]), np.array([-1]), np.array([-1])
+        while not env.game_over:
+            s = env.state
+            p = int(s.current[0])
+            if int(s.ints[0, PHASE]) == PH_PLAY:
+                hand = (s.cards[0, HAND_OF] == p) & (s.cards[0, PLACE] == PL_HAND)
+                assert int(s.ints[0, LEAD_SUIT]) == int(lead[0])
+                expected = legal_plays(TABLES, hand[None], lead, top)[0]
+                np.testing.assert_array_equal(env.legal_mask()[AB_PLAY : AB_PLAY + NUM_CARDS], expected)
+                a = int(rng.choice(env.legal_actions()))
+                c = a - AB_PLAY
+                lead, top, best_key, best_seat = play_card(TABLES, np.array([c]), np.array([p]), lead, top, best_key, best_seat)
+                trick.append((p, c))
+                before = int(s.ints[0, TRICK_NO])
+                env.step(a)
+                if int(env.state.ints[0, TRICK_NO]) != before or env.game_over:
+                    winner = int(env.state.hist[0, before])
+                    assert winner == int(best_seat[0]), (trick, winner, best_seat)
+                    tricks_checked += 1
+                    trick = []
+                    lead, top, best_key, best_seat = np.array([-1]), np.array([0]), np.array([-1]), np.array([-1])
+            else:
+                env.step(int(rng.choice(env.legal_actions())))
+    assert tricks_checked > 100
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.15, 0.7), st.sampled_from(["both", "grande", "mori", "best"]))
+def test_shown_cards_are_worth_the_declaration(seed, density, mori):
+    """§7: the cards a declaration shows are its combinations: they alone score the declared value,
+    and they are cards of the hand."""
+    hands = np.random.default_rng(seed).random((200, NUM_CARDS)) < density
+    shown = combination_cards(hands, mori=mori)
+    assert not np.any(shown & ~hands)
+    np.testing.assert_array_equal(combination_points(shown, mori=mori), combination_points(hands, mori=mori))
+    nothing = combination_points(hands, mori=mori) == 0
+    assert not np.any(shown[nothing])
+
+
+def test_tv9_shows_the_declared_combinations():
+    """TV9: KS KC KB QS NS JS AS MAT ANG MON SOL T16 6C 7D 8B declares 80 and shows all but 6C 7D 8B."""
+    hand = np.zeros(NUM_CARDS, dtype=bool)
+    for c in ["KS", "KC", "KB", "QS", "NS", "JS", "AS", "MAT", "ANG", "MON", "SOL", "T16", "6C", "7D", "8B"]:
+        hand[BOLOGNESE_DECK.parse(c)] = True
+    shown = {BOLOGNESE_DECK.names[c] for c in np.flatnonzero(combination_cards(hand))}
+    assert shown == set(["KS", "KC", "KB", "QS", "NS", "JS", "AS", "MAT", "ANG", "MON", "SOL", "T16"])
+    assert combination_points(hand) == 80
+
+
+@pytest.mark.parametrize("n", [4])
+def test_docs_print_the_observation_layout(n):
+    text = (DOCS / "tarocchino.md").read_text()
+    assert layout_table(n) in text
+    assert layout_table(n, oracle=True) in text
+    for k in (2, 3, 4, 5, 6):
+        assert f"{k} players: {sum(f.length for f in layout(k))}" in text
+
+
+def test_layouts_are_contiguous():
+    for k in (2, 3, 4, 5, 6):
+        for fields in (layout(k), oracle_layout(k)):
+            offset = 0
+            for f in fields:
+                assert f.offset == offset
+                offset += f.length
+
+
+def test_every_option_is_documented_and_belongs_to_a_game():
+    text = (DOCS / "tarocchino.md").read_text()
+    for name, opt in OPTIONS.items():
+        assert f"| `{name}` |" in text, name
+        assert opt.games and opt.games <= set(GAMES)
+    for game in GAMES:
+        assert option_names(game)
