@@ -697,3 +697,26 @@ def step_rows_py(ints, seat_ints, cards, hist, legal, rows, actions, opts):
 
 
 step_rows = njit(step_rows_py) or step_rows_py
+
+
+def start_hands_py(ints, seat_ints, cards, legal, rows, opts):
+    """:func:`start_hand` for each of ``rows``; returns how many stopped in PREPARE or SCORE."""
+    pending = 0
+    for i in range(rows.shape[0]):
+        start_hand(ints, seat_ints, cards, legal, rows[i], opts)
+        ph = ints[rows[i], PHASE]
+        if ph == PH_PREPARE or ph == PH_SCORE:
+            pending += 1
+    return pending
+
+
+start_hands = njit(start_hands_py) or start_hands_py
+
+
+def start_plays_py(ints, seat_ints, cards, legal, rows, opts):
+    """:func:`start_play` for each of ``rows``."""
+    for i in range(rows.shape[0]):
+        start_play(ints, seat_ints, cards, legal, rows[i], opts)
+
+
+start_plays = njit(start_plays_py) or start_plays_py

@@ -91,7 +91,9 @@ from tarot_env.rules.bolognese.state import (
     TarocchinoState,
 )
 
-_PLACE_CODE = {HAND: PL_HAND, EXTRA: PL_EXTRA, SECOND: PL_SECOND, POZZO: PL_POZZO, OUT: PL_OUT}
+_PLACE_OF_DEST = np.zeros(5, dtype=np.int64)  # deal.py place codes -> state PLACE codes
+for _k, _v in {HAND: PL_HAND, EXTRA: PL_EXTRA, SECOND: PL_SECOND, POZZO: PL_POZZO, OUT: PL_OUT}.items():
+    _PLACE_OF_DEST[_k] = _v
 #: per-hand fields reset at each new deal (match-level ones survive: totals, penalties, who is still in)
 _MATCH_INTS = (DEALER, HAND_NO, MATCH_OVER, N_ACTIVE)
 _MATCH_SEAT = (TOTAL, RAW_TOTAL, PENALTY, ACTIVE)
@@ -125,6 +127,8 @@ class TarocchinoGame:
         self._mori = config.mori
         #: fixed deals waiting, per row, for the next hands of a match: lists of (dealer, pack, active seats or None)
         self.queued: dict[int, list[tuple[int, np.ndarray, tuple[int, ...] | None]]] = {}
+        #: whether to keep the deals dealt (records need them; a vector env without records does not)
+        self.keep_deals = True
         #: the deals dealt, per row, in the current episode: (dealer, pack, active seats)
         self.dealt: dict[int, list[tuple[int, np.ndarray, tuple[int, ...]]]] = {}
 
@@ -208,28 +212,43 @@ class TarocchinoGame:
             if totals is not None:
                 seat_ints[rows, :, TOTAL] = totals
         ints[rows, DEALER] = dealers
-        for i, r in enumerate(rows):
-            r = int(r)
-            active = self.active_seats(state, r)
-            k = len(active)
-            ints[r, N_ACTIVE] = k
-            dest = self.destinations(k)
-            d = int(dealers[i])
-            pos = active.index(d)
-            order = np.array([active[(pos + 1 + o) % k] for o in range(k)])  # offset -> seat, the dealer last
-            seat_of_pos = np.where(dest.seat >= 0, order[np.maximum(dest.seat, 0)], -1)
-            pack = packs[i]
-            place = np.array([_PLACE_CODE[int(p)] for p in dest.place])
-            cards[r, DEALT_TO, pack] = seat_of_pos
-            cards[r, PLACE, pack] = place
-            in_hand = (place == PL_HAND) | (place == PL_EXTRA)
-            cards[r, HAND_OF, pack] = np.where(in_hand, seat_of_pos, -1)
-            cards[r, FIRST, pack] = in_hand
-            self.dealt.setdefault(r, []).append((d, pack.copy(), active))
+        full = seat_ints[rows, :, ACTIVE].all(axis=1)
+        if full.any():  # every seat in the game: one vectorised placement
+            self._place(state, rows[full], dealers[full], packs[full], self.dest, None)
+        for i in np.flatnonzero(~full):  # a Mattazza match after players dropped out
+            active = self.active_seats(state, int(rows[i]))
+            pos = active.index(int(dealers[i]))
+            order = np.array([active[(pos + 1 + o) % len(active)] for o in range(len(active))])  # offset -> seat, the dealer last
+            self._place(state, rows[i : i + 1], dealers[i : i + 1], packs[i : i + 1], self.destinations(len(active)), order)
+        if self.keep_deals:
+            for i, r in enumerate(rows.tolist()):
+                self.dealt.setdefault(r, []).append((int(dealers[i]), packs[i].copy(), self.active_seats(state, r)))
         self._claim_values_at_deal(state, rows)
-        for r in rows:
-            engine.start_hand(ints, seat_ints, cards, legal, int(r), self.opts)
+        if engine.start_hands(ints, seat_ints, cards, legal, rows, self.opts) == 0:
+            return []
         return self._settle(state, rows, None)
+
+    def _place(
+        self, state: TarocchinoState, rows: np.ndarray, dealers: np.ndarray, packs: np.ndarray, dest: Any, order: np.ndarray | None
+    ) -> None:
+        """Put the cards of ``packs`` where ``dest`` deals them from ``dealers`` (offset -> seat:
+        ``order``, or the dealer's right first when every seat plays)."""
+        cards = state.cards
+        n = self.num_players
+        if order is None:
+            seat_of_pos = np.where(dest.seat[None, :] >= 0, (dealers[:, None] + 1 + dest.seat[None, :]) % n, -1)
+        else:
+            seat_of_pos = np.where(dest.seat[None, :] >= 0, order[np.maximum(dest.seat, 0)][None, :], -1)
+        place = _PLACE_OF_DEST[dest.place][None, :].repeat(len(rows), axis=0)
+        in_hand = (place == PL_HAND) | (place == PL_EXTRA)
+        block = np.empty((len(rows), 4, NUM_CARDS), dtype=np.int64)
+        for k, values in enumerate((seat_of_pos, place, np.where(in_hand, seat_of_pos, -1), in_hand)):
+            np.put_along_axis(block[:, k], packs, values, axis=1)
+        cards[rows, DEALT_TO] = block[:, 0]
+        cards[rows, PLACE] = block[:, 1]
+        cards[rows, HAND_OF] = block[:, 2]
+        cards[rows, FIRST] = block[:, 3]
+        state.ints[rows, N_ACTIVE] = np.count_nonzero(state.seat_ints[rows, :, ACTIVE], axis=1)
 
     def shuffle_and_deal(self, state: TarocchinoState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator) -> list[HandEnd]:
         packs = np.argsort(rng.random((len(rows), NUM_CARDS)), axis=1)
@@ -262,15 +281,12 @@ class TarocchinoGame:
         return self._settle(state, rows, rng)
 
     def _settle(self, state: TarocchinoState, rows: np.ndarray, rng: np.random.Generator | None) -> list[HandEnd]:
-        ended: list[HandEnd] = []
         phase = state.ints[rows, PHASE]
         if np.any(phase == PH_PREPARE):
             self._prepare(state, rows[phase == PH_PREPARE])
             phase = state.ints[rows, PHASE]
-        if np.any(phase == PH_SCORE):
-            for r in rows[phase == PH_SCORE]:
-                ended.append(self._score(state, int(r), rng))
-        return ended
+        scoring = rows[phase == PH_SCORE]
+        return self._score_rows(state, scoring, rng) if len(scoring) else []
 
     def _prepare(self, state: TarocchinoState, rows: np.ndarray) -> None:
         """Hands are final: each seat's declaration value, its claim value, the cards a
@@ -288,211 +304,248 @@ class TarocchinoGame:
             seat_ints[rows, :, CLAIM_DECL] = values
         shown = combination_cards(flat, mori=self._mori).reshape(len(rows), n, NUM_CARDS).any(axis=1)
         cards[rows, COMBO] = shown
-        for r in rows:
-            engine.start_play(ints, seat_ints, cards, legal, int(r), self.opts)
+        engine.start_plays(ints, seat_ints, cards, legal, rows, self.opts)
 
     # ------------------------------------------------------------------ the end of a hand
-    def _score(self, state: TarocchinoState, r: int, rng: np.random.Generator | None) -> HandEnd:
+    def _score_rows(self, state: TarocchinoState, rows: np.ndarray, rng: np.random.Generator | None) -> list[HandEnd]:
+        """Score the hands that ended at ``rows`` (all at once), settle the match, deal the next hands."""
         ints, seat_ints = state.ints, state.seat_ints
-        n = self.num_players
-        result = int(ints[r, RESULT]) or RS_PLAYED
-        ints[r, RESULT] = result
-        info: dict[str, Any] = {"hand": int(ints[r, HAND_NO])}
-        scores = np.zeros(n, dtype=np.int64)
-        if result == RS_THROWN_IN:
-            info["result"] = "thrown_in"
-        elif result in (RS_CLAIMED, RS_WRONG_CLAIM):
+        n, R = self.num_players, len(rows)
+        result = ints[rows, RESULT]
+        result[result == 0] = RS_PLAYED
+        ints[rows, RESULT] = result
+        hand_no = ints[rows, HAND_NO]
+        infos: list[dict[str, Any]] = [{"hand": int(h)} for h in hand_no]
+        scores = np.zeros((R, n), dtype=np.int64)
+        played = np.flatnonzero(result == RS_PLAYED)
+        if len(played):
+            self._auto_exchange(state, rows[played])
+            scores[played] = self._hand_points(state, rows[played], [infos[i] for i in played])
+        for i in np.flatnonzero(result != RS_PLAYED):
+            r = int(rows[i])
+            if result[i] == RS_THROWN_IN:
+                infos[i]["result"] = "thrown_in"
+                continue
             claimer = int(ints[r, CLAIM_SEAT])
             side = self.side_of(state, r, claimer)
-            info.update(result="claimed" if result == RS_CLAIMED else "wrong_claim", claimer=claimer, claim_value=int(ints[r, CLAIM_VALUE]))
-            if result == RS_CLAIMED:
+            ok = result[i] == RS_CLAIMED
+            infos[i].update(result="claimed" if ok else "wrong_claim", claimer=claimer, claim_value=int(ints[r, CLAIM_VALUE]))
+            if ok:
                 used = int(ints[r, CLAIM_VALUE]) - int(seat_ints[r, claimer, TOTAL])
-                scores[:] = [used if self.side_of(state, r, s) == side else 0 for s in range(n)]
-        else:
-            info["result"] = "played"
-            self._auto_exchange(state, r)
-            scores = self._hand_points(state, r, info)
-        seat_ints[r, :, SCORE] = scores
-        match_over = self._after_hand(state, r, result, scores, info)
-        end = HandEnd(r, info["result"], [int(x) for x in scores], info, match_over)
-        if match_over or not self.config.match:
-            ints[r, PHASE] = PH_DONE
-            ints[r, MATCH_OVER] = 1
-            state.legal[r] = False
-            return end
-        # the next hand of the match
-        dealer = int(info.pop("next_dealer"))
-        queued = self.queued.get(r)
-        if queued:
-            q_dealer, pack, q_active = queued.pop(0)
-            active = self.active_seats(state, r)
-            if q_dealer != dealer or (q_active is not None and tuple(q_active) != active):
-                raise RuntimeError(
-                    f"the fixed deal for hand {int(state.ints[r, HAND_NO]) + 1} has dealer {q_dealer}"
-                    + (f" and players {list(q_active)}" if q_active else "")
-                    + f", but the rules name dealer {dealer} and players {list(active)}: later deals must follow the match"
-                )
-        else:
-            if rng is None:
-                raise RuntimeError("the next hand of a match needs a random generator (or queued fixed deals)")
-            pack = np.argsort(rng.random(NUM_CARDS))
-        self.start_deals(state, np.array([r]), np.array([dealer]), pack[None], new_match=False)
-        return end
+                scores[i] = [used if self.side_of(state, r, s) == side else 0 for s in range(n)]
+        seat_ints[rows, :, SCORE] = scores
+        over, next_dealer = self._after_hands(state, rows, result, scores, infos)
+        ends = [HandEnd(int(r), infos[i]["result"], scores[i].tolist(), infos[i], bool(over[i])) for i, r in enumerate(rows)]
+        finished = over | (not self.config.match)
+        done = rows[finished]
+        ints[done, PHASE] = PH_DONE
+        ints[done, MATCH_OVER] = 1
+        state.legal[done] = False
+        go_on = np.flatnonzero(~finished)
+        if len(go_on):
+            packs = np.empty((len(go_on), NUM_CARDS), dtype=np.int64)
+            for k, i in enumerate(go_on):
+                r = int(rows[i])
+                queued = self.queued.get(r)
+                if queued:
+                    packs[k] = self._next_queued(state, r, int(next_dealer[i]), queued)
+                else:
+                    if rng is None:
+                        raise RuntimeError("the next hand of a match needs a random generator (or queued fixed deals)")
+                    packs[k] = np.argsort(rng.random(NUM_CARDS))
+            self.start_deals(state, rows[go_on], next_dealer[go_on], packs, new_match=False)
+        return ends
 
-    def _side_masks(self, state: TarocchinoState, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(S, 62) piles, (S,) tricks won and declarations by side (2 sides, or each seat)."""
-        n = self.num_players
-        cards, seat_ints = state.cards[r], state.seat_ints[r]
-        sides = self.sides(state, r)
-        S = 2 if self.two_sides else n
-        piles = np.zeros((S, NUM_CARDS), dtype=bool)
-        tricks = np.zeros(S, dtype=np.int64)
-        decl = np.zeros(S, dtype=np.int64)
-        for s in range(n):
-            piles[sides[s]] |= cards[PILE_OF] == s
-            tricks[sides[s]] += seat_ints[s, TRICKS]
-            decl[sides[s]] += seat_ints[s, DECLARED]
+    def _next_queued(self, state: TarocchinoState, r: int, dealer: int, queued: list) -> np.ndarray:
+        q_dealer, pack, q_active = queued.pop(0)
+        active = self.active_seats(state, r)
+        if q_dealer != dealer or (q_active is not None and tuple(q_active) != active):
+            raise RuntimeError(
+                f"the fixed deal for hand {int(state.ints[r, HAND_NO]) + 1} has dealer {q_dealer}"
+                + (f" and players {list(q_active)}" if q_active else "")
+                + f", but the rules name dealer {dealer} and players {list(active)}: later deals must follow the match"
+            )
+        return pack
+
+    def _sides(self, state: TarocchinoState, rows: np.ndarray) -> np.ndarray:
+        """(R, N) the side of each seat: partners seat % 2; Terziglio 0 the soloist, 1 the others; else the seat."""
+        seats = np.arange(self.num_players)[None, :].repeat(len(rows), axis=0)
+        if self.game in ("ottocento", "quattro_scartate"):
+            return seats % 2
+        if self.game == "terziglio":
+            return (seats != state.ints[rows, SOLOIST][:, None]).astype(np.int64)
+        return seats
+
+    def _side_piles(self, state: TarocchinoState, rows: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(R, S, 62) each side's pile, (R, S) tricks won and declarations (S = 2, or N in Mattazza)."""
+        S = 2 if self.two_sides else self.num_players
+        pile_of = state.cards[rows, PILE_OF]
+        side_of_card = np.where(pile_of >= 0, np.take_along_axis(sides, np.maximum(pile_of, 0), axis=1), -1)
+        piles = side_of_card[:, None, :] == np.arange(S)[None, :, None]
+        tricks = np.zeros((len(rows), S), dtype=np.int64)
+        decl = np.zeros((len(rows), S), dtype=np.int64)
+        for s in range(self.num_players):
+            np.add.at(tricks, (np.arange(len(rows)), sides[:, s]), state.seat_ints[rows, s, TRICKS])
+            np.add.at(decl, (np.arange(len(rows)), sides[:, s]), state.seat_ints[rows, s, DECLARED])
         return piles, tricks, decl
 
-    def _auto_exchange(self, state: TarocchinoState, r: int) -> None:
+    def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray) -> None:
         """§4.5 with U3 and U20: the Matto's owner's side gives one card to the side that won
-        the Matto's trick: a scartino if it has one (U3), the one that costs the giver least,
-        then the one that helps the receiver least, then the lowest card id."""
-        m = int(state.ints[r, MATTO_SEAT])
-        if m < 0:
+        the Matto's trick: a scartino if it has one (U3), the one that costs the giver least
+        (card values + combinations of what it keeps), then the one that helps the receiver
+        least, then the lowest card id."""
+        m = state.ints[rows, MATTO_SEAT]
+        w = state.ints[rows, MATTO_WINNER]
+        sides = self._sides(state, rows)
+        k = np.arange(len(rows))
+        due = (m >= 0) & (sides[k, np.maximum(m, 0)] != sides[k, np.maximum(w, 0)])
+        if not due.any():
             return
-        w = int(state.ints[r, MATTO_WINNER])
-        giver, receiver = self.side_of(state, r, m), self.side_of(state, r, w)
-        if giver == receiver:
-            return
-        piles, _, _ = self._side_masks(state, r)
-        mine = piles[giver].copy()
-        mine[MATTO] = False
-        candidates = np.flatnonzero(mine)
-        if self.config.matto_gift == "scartino" and np.any(IS_SCARTINO[candidates]):
-            candidates = candidates[IS_SCARTINO[candidates]]
-        k = len(candidates)
-        without = np.repeat(piles[giver][None], k, axis=0)
-        without[np.arange(k), candidates] = False
-        with_ = np.repeat(piles[receiver][None], k, axis=0)
-        with_[np.arange(k), candidates] = True
+        rows, m, w, sides = rows[due], m[due], w[due], sides[due]
+        k = np.arange(len(rows))
+        giver, receiver = sides[k, m], sides[k, w]
+        piles, _, _ = self._side_piles(state, rows, sides)
+        mine, theirs = piles[k, giver], piles[k, receiver]
+        cand = mine.copy()
+        cand[:, MATTO] = False
+        if self.config.matto_gift == "scartino":
+            scartini = cand & IS_SCARTINO
+            cand = np.where(scartini.any(axis=1)[:, None], scartini, cand)
+        row_of, card_of = np.nonzero(cand)
+        without = mine[row_of].copy()
+        without[np.arange(len(row_of)), card_of] = False
+        with_ = theirs[row_of].copy()
+        with_[np.arange(len(row_of)), card_of] = True
         cost = -(without.astype(np.int64) @ CARD_VALUE + combination_points(without, mori=self._mori))
         help_ = with_.astype(np.int64) @ CARD_VALUE + combination_points(with_, mori=self._mori)
-        best = candidates[np.lexsort((candidates, help_, cost))[0]]
-        state.cards[r, PILE_OF, best] = w
-        state.ints[r, MATTO_SEAT] = -2
+        order = np.lexsort((card_of, help_, cost, row_of))  # by row, then cost, help, card id
+        first = order[np.r_[0, np.flatnonzero(np.diff(row_of[order])) + 1]]
+        state.cards[rows[row_of[first]], PILE_OF, card_of[first]] = w[row_of[first]]
+        state.ints[rows, MATTO_SEAT] = -2
 
-    def _hand_points(self, state: TarocchinoState, r: int, info: dict[str, Any]) -> np.ndarray:
-        """Each seat's score for the played hand (see the env docs for what it is in each game)."""
-        c = self.config
-        o = c.options
-        n = self.num_players
+    def _hand_points(self, state: TarocchinoState, rows: np.ndarray, infos: list[dict[str, Any]]) -> np.ndarray:
+        """(R, N) each seat's score for the played hands (see docs/tarocchino.md for each game)."""
+        o = self.config.options
         ints = state.ints
-        piles, tricks, decl = self._side_masks(state, r)
-        sides = self.sides(state, r)
-        last = self.side_of(state, r, int(ints[r, LAST_WINNER]))
+        R, n = len(rows), self.num_players
+        k = np.arange(R)
+        sides = self._sides(state, rows)
+        piles, tricks, decl = self._side_piles(state, rows, sides)
+        last = sides[k, ints[rows, LAST_WINNER]]
         common = {"mori": self._mori}
-        if self.game in ("ottocento", "quattro_scartate", "millone", "centocinquanta", "quindici"):
+        for info in infos:
+            info["result"] = "played"
+        if self.game == "terziglio":
+            contract = ints[rows, CONTRACT]
+            pozzo = state.cards[rows, PLACE] == PL_POZZO
+            res = terziglio_hand(
+                piles, tricks, last, ints[rows, SOLOIST], contract, decl, pozzo if np.any(contract == 2) else None,
+                poste_rounding=o["poste_rounding"], odd_pile=o["odd_pile"],
+                keep_capotted_declarations=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"], **common,
+            )  # fmt: skip
+            for i, info in enumerate(infos):
+                info.update(_breakdown(res.hand, i))
+                info.update(
+                    soloist=int(ints[rows[i], SOLOIST]), contract=("su", "di_mio")[int(contract[i]) - 1],
+                    soloist_won=bool(res.soloist_won[i]), winner_points=int(res.winner_points[i]), poste=int(res.poste[i]),
+                )  # fmt: skip
+            return res.settlement
+        if self.two_sides:
             fn = {"millone": millone_hand_scores, "centocinquanta": centocinquanta_hand_scores, "quindici": centocinquanta_hand_scores}.get(
                 self.game, ottocento_hand_scores
             )
             hs = fn(
-                piles[None], tricks[None], np.array([last]), decl[None],
+                piles, tricks, last, decl,
                 keep_capotted_declarations=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"], **common,
             )  # fmt: skip
-            side_scores = hs.total[0]
-            info.update(_breakdown(hs, 0))
+            side_scores = hs.total
+            for i, info in enumerate(infos):
+                info.update(_breakdown(hs, i))
             if self.game == "quindici":
-                info["raw"] = [int(x) for x in side_scores]
+                for i, info in enumerate(infos):
+                    info["raw"] = [int(x) for x in side_scores[i]]
                 side_scores = quindici_round(side_scores)
-            return side_scores[sides]
-        if self.game == "terziglio":
-            pozzo = (state.cards[r, PLACE] == PL_POZZO)[None]
-            contract = int(ints[r, CONTRACT])
-            res = terziglio_hand(
-                piles[None], tricks[None], np.array([last]), np.array([ints[r, SOLOIST]]), np.array([contract]), decl[None],
-                pozzo if contract == 2 else None, poste_rounding=o["poste_rounding"], odd_pile=o["odd_pile"],
-                keep_capotted_declarations=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"], **common,
-            )  # fmt: skip
-            info.update(_breakdown(res.hand, 0))
-            info.update(
-                soloist=int(ints[r, SOLOIST]), contract=("su", "di_mio")[contract - 1], soloist_won=bool(res.soloist_won[0]),
-                winner_points=int(res.winner_points[0]), poste=int(res.poste[0]),
-            )  # fmt: skip
-            return res.settlement[0]
-        # Mattazza: the players still in the match
-        active = np.array(self.active_seats(state, r))
-        res = mattazza_hand(
-            piles[active][None],
-            tricks[active][None],
-            np.array([list(active).index(int(ints[r, LAST_WINNER]))]),
-            full_count=o["full_count"],
-            **common,
-        )
-        out = np.zeros(n, dtype=np.int64)
-        out[active] = res.hand.total[0]
-        losers = np.zeros(n, dtype=bool)
-        losers[active] = res.losers[0]
-        info.update(_breakdown(res.hand, 0, active))
-        info["losers"] = [int(s) for s in np.flatnonzero(losers)]
+            return np.take_along_axis(side_scores, sides, axis=1)
+        # Mattazza: each for himself, among the players still in the match
+        out = np.zeros((R, n), dtype=np.int64)
+        full = state.seat_ints[rows, :, ACTIVE].all(axis=1)
+        groups = [(np.flatnonzero(full), np.arange(n))]
+        groups += [(np.array([i]), np.flatnonzero(state.seat_ints[rows[i], :, ACTIVE])) for i in np.flatnonzero(~full)]
+        for idx, active in groups:
+            if not len(idx):
+                continue
+            lw = ints[rows[idx], LAST_WINNER]
+            pos = np.searchsorted(active, lw)
+            res = mattazza_hand(piles[idx][:, active], tricks[idx][:, active], pos, full_count=o["full_count"], **common)
+            out[idx[:, None], active[None, :]] = res.hand.total
+            for j, i in enumerate(idx):
+                infos[i].update(_breakdown(res.hand, j))
+                infos[i]["losers"] = [int(active[s]) for s in np.flatnonzero(res.losers[j])]
         return out
 
-    def _after_hand(self, state: TarocchinoState, r: int, result: int, scores: np.ndarray, info: dict[str, Any]) -> bool:
+    def _after_hands(
+        self, state: TarocchinoState, rows: np.ndarray, result: np.ndarray, scores: np.ndarray, infos: list[dict[str, Any]]
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Running totals, the end of the game and the next dealer (§8.4 end, §9, §10.7, §11–§14).
-        Returns whether the match is over (always True for claims)."""
+        Returns (R,) whether the match is over (a claim always ends it) and (R,) the next dealer."""
         ints, seat_ints = state.ints, state.seat_ints
-        n = self.num_players
+        n, R = self.num_players, len(rows)
         c = self.config
-        d = int(ints[r, DEALER])
+        d = ints[rows, DEALER]
         next_dealer = (d + 1) % n
-        over = False
-        winner = -1
-        if result == RS_THROWN_IN:
-            pass  # U12: deal again with the next dealer; the hand does not count
-        elif result in (RS_CLAIMED, RS_WRONG_CLAIM):
-            over, winner = True, int(ints[r, GAME_WINNER])
-        elif self.game == "mattazza":
-            losers = info["losers"]
-            seat_ints[r, losers, PENALTY] += 1
-            standing = mattazza_standing(seat_ints[r, :, PENALTY][None], way=c.way, target=c.target)
-            out = standing.out[0]
+        over = np.zeros(R, dtype=bool)
+        winner = np.full(R, -1, dtype=np.int64)
+        claim = (result == RS_CLAIMED) | (result == RS_WRONG_CLAIM)
+        over[claim] = True
+        winner[claim] = ints[rows[claim], GAME_WINNER]
+        counted = result == RS_PLAYED  # a thrown-in hand does not count (U12); a claim ends the game
+        idx = np.flatnonzero(counted)
+        r = rows[idx]
+        if self.game == "mattazza":
+            losers = np.zeros((len(idx), n), dtype=bool)
+            for j, i in enumerate(idx):
+                losers[j, infos[i]["losers"]] = True
+            seat_ints[r, :, PENALTY] += losers
+            standing = mattazza_standing(seat_ints[r, :, PENALTY], way=c.way, target=c.target)
             if c.way == "target":
-                seat_ints[r, :, ACTIVE] = (~out).astype(np.int64)
-            over = bool(standing.over[0])
-            info["penalties"] = [int(x) for x in seat_ints[r, :, PENALTY]]
-            if over:
-                info["match_losers"] = [int(s) for s in np.flatnonzero(out)]
-            nxt = (d + 1) % n
-            while not seat_ints[r, nxt, ACTIVE]:
-                nxt = (nxt + 1) % n
+                seat_ints[r, :, ACTIVE] = (~standing.out).astype(np.int64)
+            over[idx] = standing.over
+            for j, i in enumerate(idx):
+                infos[i]["penalties"] = [int(x) for x in seat_ints[r[j], :, PENALTY]]
+                if standing.over[j]:
+                    infos[i]["match_losers"] = [int(s) for s in np.flatnonzero(standing.out[j])]
+            nxt = np.full(R, -1, dtype=np.int64)
+            for step in range(n, 0, -1):  # the nearest seat to the dealer's right still in
+                cand = (d + step) % n
+                nxt = np.where(seat_ints[rows, cand, ACTIVE] == 1, cand, nxt)
             next_dealer = nxt
         else:
-            seat_ints[r, :, TOTAL] += scores
+            seat_ints[r, :, TOTAL] += scores[idx]
             if self.game == "quindici":
-                raw = np.array(info["raw"])[self.sides(state, r)]
-                seat_ints[r, :, RAW_TOTAL] += raw
+                sides = self._sides(state, r)
+                raw = np.array([infos[i]["raw"] for i in idx], dtype=np.int64).reshape(len(idx), 2)
+                seat_ints[r, :, RAW_TOTAL] += np.take_along_axis(raw, sides, axis=1)
             if self.game == "terziglio":
-                next_dealer = int(ints[r, SOLOIST])  # §10.7: the soloist deals next
-                over = int(ints[r, HAND_NO]) + 1 >= c.match_hands
-                if over:
-                    tot = seat_ints[r, :, TOTAL]
-                    winner = int(np.argmax(tot)) if np.count_nonzero(tot == tot.max()) == 1 else DRAW
+                next_dealer[idx] = ints[r, SOLOIST]  # §10.7: the soloist deals next
+                last = ints[r, HAND_NO] + 1 >= c.match_hands
+                over[idx] = last
+                tot = seat_ints[r, :, TOTAL]
+                unique = np.count_nonzero(tot == tot.max(axis=1, keepdims=True), axis=1) == 1
+                winner[idx] = np.where(unique, np.argmax(tot, axis=1), DRAW)
             else:
-                totals = seat_ints[r, [0, 1], TOTAL][None]  # side 0 and side 1 (seats 0 and 1 in every 2-side game here)
+                totals = seat_ints[r][:, [0, 1], TOTAL]  # side 0 and side 1: seats 0 and 1 in every 2-side game here
                 if self.game == "quattro_scartate":
-                    res = int(quattro_scartate_result(totals, int(ints[r, HAND_NO]) + 1, tie=c.tie)[0])
+                    res = quattro_scartate_result(totals, ints[r, HAND_NO] + 1, tie=c.tie)
                 else:
-                    res = int(game_result(totals, c.target, tie=c.tie)[0])
-                if res != PLAY_ON:
-                    over, winner = True, res
-        info["totals"] = [int(x) for x in seat_ints[r, :, TOTAL]]
-        if over and self.game != "mattazza":
-            info["game_winner"] = "draw" if winner == DRAW else winner
-            ints[r, GAME_WINNER] = winner
-        info["next_dealer"] = next_dealer
-        if not c.match:
-            info.pop("next_dealer")
-        return over and c.match
+                    res = game_result(totals, c.target, tie=c.tie)
+                over[idx] = res != PLAY_ON
+                winner[idx] = res
+        for i in range(R):
+            infos[i]["totals"] = [int(x) for x in seat_ints[rows[i], :, TOTAL]]
+            if over[i] and self.game != "mattazza":
+                infos[i]["game_winner"] = "draw" if winner[i] == DRAW else int(winner[i])
+                ints[rows[i], GAME_WINNER] = winner[i]
+        return over & c.match, next_dealer
 
 
 def _breakdown(hs, row: int, seats: np.ndarray | None = None) -> dict[str, Any]:
