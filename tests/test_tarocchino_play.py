@@ -430,8 +430,9 @@ def test_mattazza_has_no_discard():
 def test_ottocento_discards_count_for_the_dealer_side_at_the_end():
     """§5.3, §8.3: after the hand the 2 discards are in the dealer's pile, and each side's card
     points are its pile's Σv − N/2 (the two sides adding up to 87, §3.2). The dealer's side
-    holds the Angelo, so it wins a trick and is not capotted."""
-    deal = make_deal("ottocento", 3, {3: "ANG 6S 7S"})
+    holds the Angelo, so it wins a trick and is not capotted; the Matto is on the other side, so
+    no Matto exchange can move a discard (the discards are part of the side's pile, §5.3)."""
+    deal = make_deal("ottocento", 3, {3: "ANG 6S 7S", 0: "MAT"})
     env = new_env("ottocento_v0", deal, declarations=False)
     play(env, "discard 6S; discard 7S")
     finish(env)
@@ -853,7 +854,8 @@ def test_ottocento_matto_exchange_only_with_opponents(winner_card, partner_wins)
     play(env, trick)
     w = 3 if partner_wins else 0
     assert int(env.state.hist[0, 0]) == w and where(env, "MAT", PILE_OF) == 1
-    assert len(pile(env, w)) == 3  # the Matto is not among the winner's cards
+    won = {ALL_CARDS[c] for c in np.flatnonzero((env.state.cards[0, PILE_OF] == w) & (env.state.cards[0, PLACE] == PL_PILE))}
+    assert won == set(cards(trick.replace("play ", "").replace(";", ""))) - {"MAT"}  # not the Matto
     finish(env)
     piles = env.state.cards[0, PILE_OF]
     t = env.state.seat_ints[0, :, TRICKS]

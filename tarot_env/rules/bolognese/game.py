@@ -124,6 +124,7 @@ class TarocchinoGame:
         self._second_first = config.options.get("second_deal_first", "opponent")
         self.dest = deal_destinations(self.game, self.num_players, second_deal_first=self._second_first)
         self.two_sides = self.game != "mattazza"
+        self._fresh = TarocchinoState.new(1, self.num_players)  # a new hand's fields (broadcast to the rows dealt)
         self._mori = config.mori
         #: fixed deals waiting, per row, for the next hands of a match: lists of (dealer, pack, active seats or None)
         self.queued: dict[int, list[tuple[int, np.ndarray, tuple[int, ...] | None]]] = {}
@@ -200,8 +201,7 @@ class TarocchinoGame:
         ints, seat_ints, cards, hist, legal = state.blocks
         keep_i = ints[rows][:, list(_MATCH_INTS)].copy()
         keep_s = seat_ints[rows][:, :, list(_MATCH_SEAT)].copy()
-        fresh = TarocchinoState.new(len(rows), self.num_players)
-        ints[rows], seat_ints[rows], cards[rows], hist[rows], legal[rows] = fresh.blocks
+        ints[rows], seat_ints[rows], cards[rows], hist[rows], legal[rows] = self._fresh.blocks
         if not new_match:
             ints[np.ix_(rows, list(_MATCH_INTS))] = keep_i
             seat_ints[np.ix_(rows, np.arange(self.num_players), list(_MATCH_SEAT))] = keep_s
@@ -382,11 +382,10 @@ class TarocchinoGame:
         pile_of = state.cards[rows, PILE_OF]
         side_of_card = np.where(pile_of >= 0, np.take_along_axis(sides, np.maximum(pile_of, 0), axis=1), -1)
         piles = side_of_card[:, None, :] == np.arange(S)[None, :, None]
-        tricks = np.zeros((len(rows), S), dtype=np.int64)
-        decl = np.zeros((len(rows), S), dtype=np.int64)
-        for s in range(self.num_players):
-            np.add.at(tricks, (np.arange(len(rows)), sides[:, s]), state.seat_ints[rows, s, TRICKS])
-            np.add.at(decl, (np.arange(len(rows)), sides[:, s]), state.seat_ints[rows, s, DECLARED])
+        member = sides[:, :, None] == np.arange(S)[None, None, :]  # (R, N, S)
+        seat = state.seat_ints[rows]
+        tricks = (seat[:, :, TRICKS, None] * member).sum(axis=1)
+        decl = (seat[:, :, DECLARED, None] * member).sum(axis=1)
         return piles, tricks, decl
 
     def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray) -> None:
