@@ -50,6 +50,13 @@ CONFIGS: dict[str, list[dict]] = {
 #: the issue's target is 4 players, and a sweep of every player count would triple the run time
 VECTOR_CONFIGS: dict[str, list[dict]] = {
     "french_tarot_v0": [{"num_players": 4}],
+    "ottocento_v0": [{}],
+    "quattro_scartate_v0": [{}],
+    "terziglio_v0": [{}],
+    "millone_v0": [{}],
+    "centocinquanta_v0": [{}],
+    "quindici_v0": [{}],
+    "mattazza_v0": [{"num_players": 4}],
 }
 DEFAULT_BATCHES = (1, 16, 256, 1024, 4096, 16384)
 #: the vector target of the issue (French Tarot, 4 players, best B, one core)

@@ -54,7 +54,9 @@ from tarot_env.rules.bolognese.state import (
 )
 
 CARTE_DA_5 = {"KS", "KB", "KC", "KD", "ANG", "MON", "BEG", "MAT"}
-SCARTINI = {c for c in ALL_CARDS if c[0] in "A6789" or c[:2] == "10" or c in ("SOL", "LUN") or c.startswith(("T", "M"))} - {"MAT", "MON"}
+#: §1, §3.1: the Carte di Valore are the 16 Figures and the 4 Tarocchi; every other card is a scartino (42 of them)
+SCARTINI = set(ALL_CARDS) - {f"{r}{x}" for r in "KQNJ" for x in "SBCD"} - {"ANG", "MON", "BEG", "MAT"}
+assert len(SCARTINI) == 42
 GAMES_2SIDES = ["ottocento", "quattro_scartate", "terziglio", "millone", "centocinquanta", "quindici"]
 TABLES = [(g, None) for g in GAMES_2SIDES] + [("mattazza", n) for n in (3, 4, 5, 6)]
 NUM_ACTIONS = 3 * 62 + 9  # play / discard / give <card> for each of the 62 cards, and 9 words
@@ -531,6 +533,8 @@ def test_trump_led_must_trump(lead, must_overtrump, allowed):
         # seat 1 trumps the bastoni lead with the T10; seat 2, void, holds T5 T12 M1
         ("T10 AC 6C 7C 8C 9C 10C JC NC QC", "T5 T12 M1 AD 6D 7D 8D 9D 10D JD", False, "T5 T12 M1"),
         ("T10 AC 6C 7C 8C 9C 10C JC NC QC", "T5 T12 M1 AD 6D 7D 8D 9D 10D JD", True, "T12"),
+        # nothing beats the T10 (T5 and M1 lower): any trump, with or without the option
+        ("T10 AC 6C 7C 8C 9C 10C JC NC QC", "T5 M1 AD 6D 7D 8D 9D 10D JD QD", True, "T5 M1"),
     ],
 )
 def test_overtrump_on_a_trumped_suit_trick(s1, s2, must_overtrump, allowed2):
@@ -728,6 +732,22 @@ def test_matto_exchange_auto_without_scartini_gives_the_cheapest_card():
     assert where(env, "QB", PILE_OF) == 1
 
 
+def test_matto_exchange_auto_least_help_to_the_receiver_worked_case():
+    """U20's second key, worked by hand. Trick 1: seat 0's 9S beats seat 1's AS (Spade: 9 > A),
+    seat 2 discards the 7C; trick 2: seat 0 leads the Matto, seat 1's AB takes it (seat 2's AC
+    off-suit); seat 1 wins the last 8 tricks with bastoni. Seat 0's pile 9S AS 7C + Matto has no
+    combination, so the three scartini cost him the same. Seat 1's pile holds AB AC: the AS
+    would make him an Aces sequence (3 cards, 10 points); the 9S and the 7C help by their card
+    value only. So the least helpful, lowest id goes: 9S (id 4), not AS (id 0)."""
+    env = mattazza("9S MAT 6D 7D 8D 9D 10D JD ND QD", "AS AB 6B 7B 8B 9B 10B JB NB QB", "AC 6C 7C 8C 9C 10C JC NC QC KC")
+    play(env, "play 9S; play AS; play 7C; play MAT; play AB; play AC")
+    for b, c, d in zip(cards("6B 7B 8B 9B 10B JB NB QB"), cards("6C 8C 9C 10C JC NC QC KC"), cards("6D 7D 8D 9D 10D JD ND QD")):
+        play(env, f"play {b}; play {c}; play {d}")
+    assert env.game_over and int(env.state.seat_ints[0, 0, TRICKS]) == 1
+    assert pile(env, 0) == {"AS", "7C", "MAT"}
+    assert where(env, "9S", PILE_OF) == 1
+
+
 def test_matto_exchange_choose_only_scartini():
     """U3 with matto_exchange="choose": the coverer is asked give <card>; with scartini in his pile
     only those are legal (never the Matto); a non-scartino is refused with a reason; the card
@@ -735,10 +755,12 @@ def test_matto_exchange_choose_only_scartini():
     env = mattazza(E0, E1, E2, matto_exchange="choose")
     play_hand_e(env)
     assert not env.game_over and phase(env) == "give" and seat(env) == 0
+    assert set(E_SCARTINI) <= SCARTINI and not set(E_OTHERS) & SCARTINI
     assert set(legal(env)) == {f"give {c}" for c in E_SCARTINI}
     refuse(env, "give KB", IllegalActionError, "'give KB'", "scartino")
     refuse(env, "give MAT", IllegalActionError, "'give MAT'")
     refuse(env, "give 6B", IllegalActionError, "'give 6B'", "not a card of your side's pile")
+    refuse(env, "play AS", IllegalActionError, "'play AS'", "the decision now is give")
     env.step("give 9C")
     assert env.game_over and where(env, "9C", PILE_OF) == 1 and where(env, "MAT", PILE_OF) == 0
 
@@ -925,6 +947,36 @@ def test_not_overtrumping_is_refused_with_the_option():
     env = mattazza("T10 KS QS NS JS 10S 9S 8S 7S 6S", B1, B2, must_overtrump=True)
     env.step("play T10")
     refuse(env, "play T5", IllegalActionError, "'play T5'", "must_overtrump")
+
+
+def test_not_overtrumping_a_trumped_suit_trick_is_refused_with_the_option():
+    """U1 option, void in the suit led: after the T10 trumped the bastoni lead, the T5 (a trump,
+    but lower) is refused; the reason must be the over-trump duty, not a duty to trump."""
+    env = mattazza(
+        "6B KS QS NS JS 10S 9S 8S 7S 6S", "T10 AC 6C 7C 8C 9C 10C JC NC QC", "T5 T12 M1 AD 6D 7D 8D 9D 10D JD", must_overtrump=True
+    )
+    play(env, "play 6B; play T10")
+    refuse(env, "play T5", IllegalActionError, "'play T5'", "must_overtrump")
+
+
+def test_wrong_kind_in_a_claim_window():
+    """§8.4: in the dealer's claim window only claim / no_claim; a discard or a play is refused."""
+    env = new_env("ottocento_v0", make_deal("ottocento", 0, {0: "AS"}), wrong_claim="loses")
+    assert phase(env) == "claim"
+    refuse(env, "discard AS", IllegalActionError, "'discard AS'", "the decision now is claim")
+    refuse(env, "play AS", IllegalActionError, "'play AS'", "claim or no_claim")
+    env.step("no_claim")
+    assert phase(env) == "discard"
+
+
+def test_action_after_the_hand_is_over():
+    """PettingZoo AEC: once the hand is over a card is refused (ValueError naming it); step(None) is the dead step."""
+    env = mattazza(E0, E1, E2)
+    play_hand_e(env)
+    assert env.game_over
+    with pytest.raises(ValueError, match="play AS"):
+        env.step("play AS")
+    env.step(None)
 
 
 def test_discard_errors_during_the_scartata():

@@ -17,6 +17,7 @@ from pettingzoo import AECEnv
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, IS_SCARTINO, MATTO, NUM_CARDS, SUIT_NAMES
 from tarot_env.cards.deck import TRUMP_SUIT
 from tarot_env.encoding.bolognese import TarocchinoEncoder
+from tarot_env.envs.tarocchino_rewards import REWARD_MODES, hand_reward, match_reward, trick_reward
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.config import TWO_SIDES, TarocchinoConfig, default, option_names
 from tarot_env.rules.bolognese.deal import GAME_TITLES
@@ -25,7 +26,6 @@ from tarot_env.rules.bolognese.state import (
     AB_DISCARD,
     AB_GIVE,
     AB_PLAY,
-    ACTIVE,
     BIDDER,
     CARD_VERBS,
     CONTRACT,
@@ -56,17 +56,6 @@ from tarot_env.rules.bolognese.state import (
     Phase,
 )
 
-REWARD_MODES = ("score", "normalised", "win_loss")
-#: the ``normalised`` reward's divisor per game: about one ordinary hand's margin
-REWARD_SCALE = {
-    "ottocento": 100,
-    "quattro_scartate": 100,
-    "terziglio": 20,
-    "millone": 100,
-    "centocinquanta": 50,
-    "quindici": 5,
-    "mattazza": 1,
-}
 _WORD_ACTIONS = {w: a for a, w in WORDS.items()}
 _ROW = np.zeros(1, dtype=np.int64)
 ENV_OPTIONS = ("num_players", "render_mode", "reward", "shaping", "oracle", "dealer")
@@ -344,63 +333,6 @@ class TarocchinoEnv(AECEnv):
             self.render()
 
     # ------------------------------------------------------------------ rewards
-    def _side_values(self, scores: np.ndarray) -> np.ndarray:
-        """A hand's reward in points by seat: own side minus the other side (two sides),
-        the settlement (Terziglio), −1 for a loser (Mattazza)."""
-        if self.game_name == "terziglio":
-            return scores.astype(float)
-        if self.game_name == "mattazza":
-            raise AssertionError("Mattazza rewards come from the losers")
-        n = self.num_players
-        sides = self.game.sides(self.state, 0) if n == 4 else np.arange(2)
-        side_score = np.zeros(2)
-        for s in range(n):
-            side_score[sides[s]] = scores[s]
-        return np.array([side_score[sides[s]] - side_score[1 - sides[s]] for s in range(n)])
-
-    def _hand_reward(self, end: HandEnd) -> np.ndarray:
-        n = self.num_players
-        scores = np.array(end.scores)
-        if self.game_name == "mattazza":
-            losers = np.zeros(n, dtype=bool)
-            losers[end.info.get("losers", [])] = True
-            if self.reward_mode == "win_loss":
-                out = np.where(losers, -1.0, 1.0)
-                out[self.state.seat_ints[0, :, ACTIVE] == 0] = 0.0  # seats out of the match
-                if end.result == "thrown_in":
-                    out[:] = 0.0
-                return out
-            return -losers.astype(float)
-        if end.result == "wrong_claim":
-            side = self.game.side_of(self.state, 0, end.info["claimer"])
-            v = np.array([-1.0 if self.game.side_of(self.state, 0, s) == side else 1.0 for s in range(n)])
-            return (
-                v
-                if self.reward_mode == "win_loss"
-                else v * self.config.options["target"] / (REWARD_SCALE[self.game_name] if self.reward_mode == "normalised" else 1)
-            )
-        values = self._side_values(scores)
-        if self.reward_mode == "win_loss":
-            if end.result == "claimed":
-                side = self.game.side_of(self.state, 0, end.info["claimer"])
-                return np.array([1.0 if self.game.side_of(self.state, 0, s) == side else -1.0 for s in range(n)])
-            return np.sign(values)
-        if self.reward_mode == "normalised":
-            return values / REWARD_SCALE[self.game_name]
-        return values
-
-    def _match_reward(self, end: HandEnd) -> np.ndarray:
-        n = self.num_players
-        if self.game_name == "mattazza":
-            losers = end.info.get("match_losers", [])
-            return np.array([-1.0 if s in losers else 1.0 for s in range(n)])
-        w = end.info.get("game_winner", "draw")
-        if w == "draw":
-            return np.zeros(n)
-        if self.game_name == "terziglio":
-            return np.array([1.0 if s == w else -1.0 for s in range(n)])
-        return np.array([1.0 if self.game.side_of(self.state, 0, s) == w else -1.0 for s in range(n)])
-
     def _hand_end(self, end: HandEnd) -> np.ndarray:
         """Close the hand's record entry; the reward it pays (minus what shaping paid)."""
         entry = self._deals[-1]
@@ -408,10 +340,10 @@ class TarocchinoEnv(AECEnv):
         entry["info"] = {k: v for k, v in end.info.items() if k != "next_dealer"}
         match = self.config.match
         if match and self.config.options["match_reward"] == "result":
-            reward = self._match_reward(end) if end.match_over else np.zeros(self.num_players)
+            reward = match_reward(self.game_name, end) if end.match_over else np.zeros(self.num_players)
             final = end.match_over
         else:
-            reward = self._hand_reward(end)
+            reward = hand_reward(self.game_name, self.reward_mode, self.config.options.get("target", 0), end)
             final = True
         if final:
             reward = reward - self._shaped
@@ -429,24 +361,17 @@ class TarocchinoEnv(AECEnv):
         return reward
 
     def _trick_rewards(self) -> np.ndarray | None:
-        """Shaping: the trick's card points (Σv − cards + 1) to the side (player) that won it and
-        minus to the other (Mattazza: minus to the winner, since points are bad there)."""
+        """Shaping after a trick (see :func:`.tarocchino_rewards.trick_reward`)."""
         t = self.state.ints.item(0, TRICK_NO)
-        if t == self._tricks_seen or (t == 0 and self._tricks_seen == 0):
+        if t == self._tricks_seen:
             return None
         self._tricks_seen = t
+        if t == 0:  # a new hand of a match was dealt: its last trick is paid with the hand's reward
+            return None
         cards = self.state.cards[0]
         in_trick = np.flatnonzero(cards[TRICK_OF] == t - 1)
-        v = float(BOLOGNESE_DECK.value[in_trick].sum() - len(in_trick) + 1)
-        w = int(self.state.hist[0, t - 1])
-        n = self.num_players
-        scale = REWARD_SCALE[self.game_name] if self.reward_mode != "score" else 1
-        if self.game_name == "mattazza":
-            out = np.zeros(n)
-            out[w] = -v / (10 if self.reward_mode == "score" else 50)
-            return out
-        ws = self.game.side_of(self.state, 0, w)
-        return np.array([v if self.game.side_of(self.state, 0, s) == ws else -v for s in range(n)]) / scale
+        value = float(BOLOGNESE_DECK.value[in_trick].sum() - len(in_trick) + 1)
+        return trick_reward(self.game_name, self.reward_mode, value, int(self.state.hist[0, t - 1]), self.game._sides(self.state, _ROW)[0])
 
     # ------------------------------------------------------------------ records
     def _new_deal_entry(self) -> dict[str, Any]:

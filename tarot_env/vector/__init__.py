@@ -10,15 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tarot_env.vector.french_tarot import FrenchTarotVectorEnv, VectorStep
+from tarot_env.rules.bolognese.deal import GAMES
+from tarot_env.vector.common import VectorStep
+from tarot_env.vector.french_tarot import FrenchTarotVectorEnv
+from tarot_env.vector.tarocchino import TarocchinoVectorEnv
 
-_VECTOR_ENVS = {"french_tarot_v0": FrenchTarotVectorEnv}
+VECTOR_ENV_IDS = ("french_tarot_v0", *(f"{g}_v0" for g in GAMES))
 
-__all__ = ["FrenchTarotVectorEnv", "VectorStep", "make"]
+__all__ = ["VECTOR_ENV_IDS", "FrenchTarotVectorEnv", "TarocchinoVectorEnv", "VectorStep", "make"]
 
 
 def make(env_id: str, num_envs: int, **config: Any):
     """A vector env of ``num_envs`` tables of ``env_id`` with the env's options."""
-    if env_id not in _VECTOR_ENVS:
-        raise ValueError(f"no vector env for {env_id!r}; vector envs exist for: {', '.join(_VECTOR_ENVS)}")
-    return _VECTOR_ENVS[env_id](num_envs, **config)
+    if env_id == "french_tarot_v0":
+        return FrenchTarotVectorEnv(num_envs, **config)
+    if env_id in VECTOR_ENV_IDS:
+        return TarocchinoVectorEnv(num_envs, env_id[: -len("_v0")], **config)
+    raise ValueError(f"no vector env for {env_id!r}; vector envs exist for: {', '.join(VECTOR_ENV_IDS)}")

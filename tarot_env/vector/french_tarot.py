@@ -9,7 +9,7 @@ seat), scores and, on request, its game record are in ``infos``.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -20,17 +20,7 @@ from tarot_env.rules.french import actions as A
 from tarot_env.rules.french.deal import format_deal, parse_deal
 from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError
 from tarot_env.rules.french.state import Phase, Result
-
-
-class VectorStep(NamedTuple):
-    """What ``reset`` and ``step`` return (arrays with one row per table)."""
-
-    observations: np.ndarray  # (B, D) int8: observation of the player to act
-    action_masks: np.ndarray  # (B, A) bool: his legal actions
-    players: np.ndarray  # (B,) seat of the player to act
-    rewards: np.ndarray  # (B, N) float: every seat's reward from this step
-    terminations: np.ndarray  # (B,) bool: a deal ended in this row at this step (the row holds a new deal)
-    infos: dict[str, Any]  # see FrenchTarotVectorEnv.step
+from tarot_env.vector.common import VectorStep
 
 
 class FrenchTarotVectorEnv:

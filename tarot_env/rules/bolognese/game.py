@@ -109,6 +109,9 @@ class HandEnd:
     scores: list[int]
     info: dict[str, Any] = field(default_factory=dict)
     match_over: bool = False
+    #: (N,) the side of each seat in that hand, and whether each seat played it
+    sides: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    active: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
 
 class TarocchinoGame:
@@ -334,8 +337,13 @@ class TarocchinoGame:
                 used = int(ints[r, CLAIM_VALUE]) - int(seat_ints[r, claimer, TOTAL])
                 scores[i] = [used if self.side_of(state, r, s) == side else 0 for s in range(n)]
         seat_ints[rows, :, SCORE] = scores
+        sides = self._sides(state, rows)
+        active = seat_ints[rows, :, ACTIVE] == 1
         over, next_dealer = self._after_hands(state, rows, result, scores, infos)
-        ends = [HandEnd(int(r), infos[i]["result"], scores[i].tolist(), infos[i], bool(over[i])) for i, r in enumerate(rows)]
+        ends = [
+            HandEnd(int(r), infos[i]["result"], scores[i].tolist(), infos[i], bool(over[i]), sides[i], active[i])
+            for i, r in enumerate(rows)
+        ]
         finished = over | (not self.config.match)
         done = rows[finished]
         ints[done, PHASE] = PH_DONE

@@ -1,0 +1,237 @@
+"""The Tarocchino games as vector environments: many tables stepped at once by the same rules code.
+
+The same :class:`~tarot_env.rules.bolognese.game.TarocchinoGame` as the AEC envs, over B rows:
+a step applies one action per table (the player to act's) through the compiled state
+machine, then scores every hand that ended, in one batch. An episode that ends (a hand, or a
+match with ``episode="match"``) is replaced in place by a new one (auto-reset); its final
+observations, scores and, on request, its record are delivered in ``infos``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
+from tarot_env.encoding.bolognese import TarocchinoEncoder
+from tarot_env.envs.tarocchino import TarocchinoEnv, action_to_string, string_to_action
+from tarot_env.envs.tarocchino_rewards import hand_reward, match_reward, trick_reward
+from tarot_env.errors import IllegalActionError
+from tarot_env.rules.bolognese.game import HandEnd
+from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO, TRICK_OF
+from tarot_env.vector.common import VectorStep
+
+
+class TarocchinoVectorEnv:
+    """``num_envs`` tables of one Tarocchino game (see :func:`tarot_env.vector.make`).
+
+    Options are those of the game's AEC env (``num_players`` for Mattazza, ``reward``,
+    ``shaping``, ``oracle``, ``dealer`` and every rules option, ``episode="match"``
+    included), plus ``records=True`` to receive each finished episode's record in
+    ``infos["records"]``.
+    """
+
+    def __init__(self, num_envs: int, game: str, records: bool = False, **config: Any) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if not isinstance(records, bool):
+            raise TypeError(f"records must be True or False, got {records!r}")
+        if config.get("render_mode") is not None:
+            raise ValueError("a vector env does not render; make an AEC env to watch a game")
+        # the AEC env checks every option and owns the record format; the vector env shares its game
+        self._proto = TarocchinoEnv(game, **config)
+        self.env_id = f"{game}_v0"
+        self.game_name = game
+        self.config = self._proto.config
+        self.game = self._proto.game
+        self.game.keep_deals = records
+        self.reward_mode, self.shaping, self.oracle = self._proto.reward_mode, self._proto.shaping, self._proto.oracle
+        self.dealer, self.records = self._proto.dealer, records
+        self.num_envs = int(num_envs)
+        self.num_players = self.game.num_players
+        self.num_actions = NUM_ACTIONS
+        self.encoder = TarocchinoEncoder(self.num_players)
+        self.observation_size = self.encoder.size
+        self.state = self.game.new_state(self.num_envs)
+        self._rows = np.arange(self.num_envs)
+        self._rng = np.random.default_rng()
+        self._shaped = np.zeros((self.num_envs, self.num_players))
+        self._actions: list[list[list[int]]] = []
+        self._scores: list[list[list[int]]] = []
+        self._started = False
+
+    # ------------------------------------------------------------------ API
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> VectorStep:
+        """A new episode at every table. ``options={"deals": [deal, ...]}`` fixes the first
+        hand of each (one interface.md §4 deal per table)."""
+        options = {} if options is None else options
+        if not isinstance(options, dict) or set(options) - {"deals"}:
+            raise ValueError(f"reset options must be a dict whose only key is 'deals' (one fixed deal per table), got {options!r:.100}")
+        deals = options.get("deals")
+        if deals is not None:
+            if not isinstance(deals, (list, tuple)) or len(deals) != self.num_envs:
+                raise ValueError(f"options['deals'] must list {self.num_envs} deals (one per table), got {type(deals).__name__}")
+            parsed = [self.game.parse_deal(d) for d in deals]  # all checked before anything changes
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self._shaped[:] = 0.0
+        self._actions = [[[]] for _ in range(self.num_envs)]
+        self._scores = [[] for _ in range(self.num_envs)]
+        self.game.queued.clear()
+        self.game.dealt.clear()
+        self.state = self.game.new_state(self.num_envs)
+        if deals is None:
+            self._deal(self._rows)
+        else:
+            dealers = np.array([p[0] for p in parsed])
+            packs = np.stack([p[1] for p in parsed])
+            self.game.start_deals(self.state, self._rows, dealers, packs)
+        self._started = True
+        zeros = np.zeros((self.num_envs, self.num_players))
+        return self._result(self._rows, zeros, np.zeros(self.num_envs, bool), {})
+
+    def step(self, actions: Any, rows: Any = None) -> VectorStep:
+        """One action per table (the player to act's); with ``rows``, only those tables step.
+
+        ``infos`` holds ``"ended"`` (the tables whose episode ended at this step),
+        ``"scores"`` ``(E, N)`` (the last hand's scores), ``"results"``, ``"final_observations"``
+        ``(E, N, D)`` and, with ``records=True``, ``"records"`` of those episodes; and
+        ``"hands"``: every hand that ended at this step (``HandEnd``: row, result, scores,
+        details), matches included.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        rows = self._rows if rows is None else self._check_rows(rows)
+        actions = self._check(actions, rows)
+        s = self.state
+        tricks_before = s.ints[rows, TRICK_NO].copy() if self.shaping else None
+        hands_before = s.ints[rows, HAND_NO].copy() if self.shaping else None
+        ends = self.game.step(s, rows, actions, self._rng)
+        if self.records:
+            for row, a in zip(rows.tolist(), actions.tolist()):
+                self._actions[row][-1].append(a)
+        rewards = np.zeros((len(rows), self.num_players))
+        if self.shaping:
+            self._shape(rows, tricks_before, hands_before, rewards)
+        position = {int(r): i for i, r in enumerate(rows)} if ends else {}
+        for end in ends:
+            rewards[position[end.row]] += self._hand_end(end)
+        done = np.flatnonzero(s.ints[rows, PHASE] == PH_DONE)
+        ended = rows[done]
+        infos: dict[str, Any] = {"ended": ended, "hands": ends}
+        terminations = np.zeros(len(rows), dtype=bool)
+        if len(ended):
+            terminations[done] = True
+            infos["scores"] = s.scores[ended].copy()
+            infos["results"] = [self._last_result(ends, int(r)) for r in ended]
+            infos["final_observations"] = self._all_seats(ended)
+            if self.records:
+                infos["records"] = [self._record(int(r)) for r in ended]
+            self._deal(ended)
+        return self._result(rows, rewards, terminations, infos)
+
+    action_to_string = staticmethod(action_to_string)
+    string_to_action = staticmethod(string_to_action)
+
+    # ------------------------------------------------------------------ helpers
+    def _last_result(self, ends: list[HandEnd], row: int) -> str:
+        return next(e.result for e in reversed(ends) if e.row == row)
+
+    def _hand_end(self, end: HandEnd) -> np.ndarray:
+        r = end.row
+        if self.records:
+            self._scores[r].append(list(end.scores))
+            if not end.match_over and self.config.match and self.state.ints[r, PHASE] != PH_DONE:
+                self._actions[r].append([])
+        if self.config.match and self.config.options["match_reward"] == "result":
+            if not end.match_over:
+                return np.zeros(self.num_players)
+            reward = match_reward(self.game_name, end)
+        else:
+            reward = hand_reward(self.game_name, self.reward_mode, self.config.options.get("target", 0), end)
+        reward = reward - self._shaped[r]
+        self._shaped[r] = 0.0
+        return reward
+
+    def _shape(self, rows: np.ndarray, tricks_before: np.ndarray, hands_before: np.ndarray, rewards: np.ndarray) -> None:
+        s = self.state
+        t = s.ints[rows, TRICK_NO]
+        done = np.flatnonzero((t > tricks_before) & (s.ints[rows, HAND_NO] == hands_before) & (s.ints[rows, PHASE] != PH_DONE))
+        if not len(done):
+            return
+        r = rows[done]
+        last = t[done] - 1
+        in_trick = s.cards[r, TRICK_OF] == last[:, None]
+        value = (in_trick * BOLOGNESE_DECK.value[None, :NUM_CARDS]).sum(axis=1) - in_trick.sum(axis=1) + 1
+        sides = self.game._sides(s, r)
+        winners = s.hist[r, last]
+        for k in range(len(r)):
+            shaped = trick_reward(self.game_name, self.reward_mode, float(value[k]), int(winners[k]), sides[k])
+            rewards[done[k]] += shaped
+            self._shaped[r[k]] += shaped
+
+    def _check_rows(self, rows: Any) -> np.ndarray:
+        arr = np.asarray(rows)
+        if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer) or len(np.unique(arr)) != len(arr):
+            raise ValueError(f"rows must be distinct table numbers (a 1-D int array), got {rows!r:.100}")
+        if len(arr) and (arr.min() < 0 or arr.max() >= self.num_envs):
+            raise ValueError(f"rows must be table numbers in 0..{self.num_envs - 1}, got {rows!r:.100}")
+        return arr.astype(np.int64, copy=False)
+
+    def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
+        """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
+        arr = np.asarray(actions)
+        if arr.shape != (len(rows),) or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"step() needs one int action per table: an int array of shape ({len(rows)},), got {arr.dtype} {arr.shape}")
+        arr = arr.astype(np.int64, copy=False)
+        in_range = (arr >= 0) & (arr < self.num_actions)
+        legal = in_range & self.state.legal.ravel()[rows * self.num_actions + np.where(in_range, arr, 0)]
+        if not legal.all():
+            k = int(np.flatnonzero(~legal)[0])
+            row, a = int(rows[k]), int(arr[k])
+            what = action_to_string(a) if 0 <= a < self.num_actions else f"{a} (ids are 0..{self.num_actions - 1})"
+            allowed = ", ".join(action_to_string(x) for x in np.flatnonzero(self.state.legal[row]))
+            who = f"player_{int(self.state.current[row])}"
+            raise IllegalActionError(f"table {row}: action {what!r} is not legal for {who}; legal: {allowed}")
+        return arr
+
+    def _deal(self, rows: np.ndarray) -> None:
+        """New episodes at ``rows``: random deals (the dealer from the env's ``dealer`` option)."""
+        if not len(rows):
+            return
+        n = self.num_players
+        dealers = self._rng.integers(n, size=len(rows)) if self.dealer is None else np.full(len(rows), self.dealer)
+        for r in rows.tolist():
+            self.game.queued.pop(r, None)
+            if self.records:
+                self._actions[r] = [[]]
+                self._scores[r] = []
+        self.game.shuffle_and_deal(self.state, rows, dealers, self._rng)
+
+    def _record(self, row: int) -> dict[str, Any]:
+        head = {"env": self.env_id, "config": self.config.to_dict()}
+        entries = []
+        for (dealer, pack, active), actions, scores in zip(self.game.dealt[row], self._actions[row], self._scores[row]):
+            entries.append(
+                {"deal": self.game.format_deal(dealer, pack, active), "actions": [action_to_string(a) for a in actions], "scores": scores}
+            )
+        if not self.config.match:
+            return {**head, **entries[0]}
+        totals = [int(x) for x in self.state.seat_ints[row, :, TOTAL]]
+        return {**head, "deals": entries, "totals": totals}
+
+    def _all_seats(self, rows: np.ndarray) -> np.ndarray:
+        """(R, N, D): every seat's observation of ``rows``."""
+        n = self.num_players
+        obs = self.encoder.encode(self.state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)))
+        return obs.reshape(len(rows), n, -1)
+
+    def _result(self, rows: np.ndarray, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
+        s = self.state
+        every = rows is self._rows
+        players = s.current.copy() if every else s.current[rows]
+        obs = self.encoder.encode(s, rows, players)
+        if self.oracle:
+            infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
+        return VectorStep(obs, s.legal.copy() if every else s.legal[rows], players, rewards, terminations, infos)
