@@ -221,7 +221,8 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
         decisions = steps * batch
         runs.append({"env": decisions / env_time, "total": decisions / (env_time + agent_time), "decisions": decisions,
                      "deals": deals, "steps": steps, "env_time": env_time, "agent_time": agent_time})  # fmt: skip
-    state_bytes = sum(block.nbytes for block in venv.state.blocks.values())
+    blocks = venv.state.blocks
+    state_bytes = sum(block.nbytes for block in (blocks.values() if isinstance(blocks, dict) else blocks))
     step_bytes = sum(a.nbytes for a in (out.observations, out.action_masks, out.players, out.rewards, out.terminations))
     env_dps = sorted(r["env"] for r in runs)
     total_dps = sorted(r["total"] for r in runs)

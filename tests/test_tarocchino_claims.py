@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import tarot_env
 from tarot_env.encoding.bolognese import layout
 from tarot_env.rules.bolognese.combinations import combination_points
-from tarot_env.rules.bolognese.state import DEALER, DECLARED, HAND_NO, PL_EXTRA, PL_POZZO, PLACE, TOTAL, TRICK_NO
+from tarot_env.rules.bolognese.state import DEALER, DECLARED, HAND_NO, PL_EXTRA, PL_POZZO, PLACE, SOLOIST, TOTAL, TRICK_NO
 
 # ====================================================================== helpers
 
@@ -501,11 +501,14 @@ def _claim_check(env, primo_declared: int | None) -> int:
     st_ = env.state
     d = int(st_.ints[0, DEALER])
     p = seat(env)
-    before_pickup = bool((st_.cards[0, PLACE] == PL_EXTRA).any())
     mask = np.zeros(62, dtype=bool)
+    if primo_declared is None and p == d and kind(legal(env)) in ("claim", "discard"):  # before the pickup
+        dealt = env.game.format_deal(*env.game.dealt[0][-1])["hands"][d][:15]  # his last 2 are at the end
+        mask[[ALL_CARDS.index(c) for c in dealt]] = True
+        return int(st_.seat_ints[0, p, TOTAL]) + int(combination_points(mask))
     mask[st_.hand(0, p)] = True
     own = int(combination_points(mask))
-    if not before_pickup and p == (d + 3) % 4:
+    if p == (d + 3) % 4:
         own += primo_declared or 0
     return int(st_.seat_ints[0, p, TOTAL]) + own
 
@@ -526,10 +529,10 @@ def test_claim_offered_exactly_when_it_reaches_the_target(seed, a, b):
         acts = legal(env)
         p = seat(env)
         k = kind(acts)
-        pickup = bool((env.state.cards[0, PLACE] == PL_EXTRA).any())
-        at_opportunity = (first and p == d) or (k in ("claim", "declare", "play") and p not in seen and not pickup)
+        pickup = first or bool((env.state.cards[0, PLACE] == PL_EXTRA).any())
+        at_opportunity = first or (k in ("claim", "declare", "play") and p not in seen)
         if at_opportunity:
-            value = _claim_check(env, primo_declared)
+            value = _claim_check(env, None if pickup else (primo_declared or 0))
             assert (k == "claim") == (value >= 800), (p, value, acts)
             if k == "claim":
                 assert binary(field(env, p, "claim_value")) == value
@@ -569,7 +572,9 @@ def test_millone_second_deal_goes_five_at_a_time_from_the_opponent():
     """§11.5, U22: after the first discards (10 each) the 20 cards are dealt 5 at a time,
     the opponent first: each gets 10; the dealer (22) then discards 2 more."""
     env = new_env("millone_v0", millone_deal())
-    Driver(env, discards=MIL_DISCARDS).run(until=lambda e: seat(e) == 0 and kind(legal(e)) == "discard" and len(hand_of(e, 0)) == 22)
+    d = Driver(env, discards=MIL_DISCARDS)
+    d.run(until=lambda e: len(d.decisions("discard")) == 20)
+    assert seat(env) == 0 and kind(legal(env)) == "discard"
     assert hand_of(env, 0) == set(cards("QS QB QC T10 T11 T12 T13 T14 T15 T16 SOL LUN") + cards(MIL_SECOND_0))
     assert hand_of(env, 1) == set(cards("KS KB KC 6C 7C 8C 9C 10C T5 T6") + cards(MIL_SECOND_1))
 
@@ -591,7 +596,7 @@ def test_millone_claims_use_only_first_deal_cards(total, window):
     assert binary(field(env, 0, "my_declaration")) == 28
     d.run()
     assert info(env)["points"]["declarations"] == [28, 0]
-    assert d.claim_values == ([(0, 1000)] if window else [])
+    assert d.claim_values == []  # no other window: none at the opponent's first turn (§11.3)
 
 
 @pytest.mark.parametrize("early", [False, True])
@@ -654,3 +659,206 @@ def test_quindici_claim_rounding_raw_sum(rounding, window):
     env.step("claim")
     assert env.game_over and info(env)["game_winner"] == 1 and info(env)["match_over"]
     del d
+
+
+# ====================================================================== 3. the Terziglio auction (§10.3, U12, U13)
+def terz_env(**config):
+    return new_env("terziglio_v0", terz_deal(), **config)
+
+
+def one_hot(env, viewer: int, name: str) -> list[int]:
+    return [int(x) for x in field(env, viewer, name)]
+
+
+def test_terziglio_auction_actions():
+    """§10.3: the speaker says pass, posso or di_mio; a posso is answered va_bene or oppose."""
+    env = terz_env()
+    assert seat(env) == 1 and legal(env) == ["pass", "posso", "di_mio"]  # the receiver (dealer's right) speaks first
+    env.step("posso")
+    assert seat(env) == 2 and legal(env) == ["va_bene", "oppose"]
+    with pytest.raises(tarot_env.IllegalActionError):
+        env.step("pass")
+    env.step("va_bene")
+    assert seat(env) == 0 and legal(env) == ["va_bene", "oppose"]
+
+
+def test_terziglio_three_passes_throw_the_deal_in():
+    """§10.3, U12: three passes: the deal is thrown in, nobody scores."""
+    env = terz_env()
+    for s in (1, 2, 0):
+        assert seat(env) == s
+        env.step("pass")
+    assert env.game_over
+    assert info(env)["result"] == "thrown_in" and info(env)["scores"] == [0, 0, 0]
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0, "player_2": 0.0}
+
+
+def test_terziglio_posso_accepted_goes_up_with_the_pozzo():
+    """§10.3: posso + va_bene + va_bene: the bidder goes up, takes the 8 Pozzo cards (26) and
+    discards 8 (never a King or a Tarocco), then the receiver leads."""
+    env = terz_env()
+    play_ = ["posso", "va_bene", "va_bene"]
+    for a in play_:
+        env.step(a)
+    assert hand_of(env, 1) == set(cards(TERZ1) + cards(TERZ_POZZO))
+    assert int(field(env, 1, "hand").sum()) == 26
+    assert not (env.state.cards[0, PLACE] == PL_POZZO).any()
+    allowed = set(cards(TERZ1) + cards(TERZ_POZZO)) - set(cards("ANG MON MAT BEG KS KB KC"))
+    assert set(legal(env)) == {f"discard {c}" for c in allowed}
+    assert one_hot(env, 0, "soloist") == [0, 1, 0] and one_hot(env, 0, "contract") == [1, 0]
+    for c in cards("6S T5 T6 T7 T8 T9 T10 T11"):
+        assert seat(env) == 1
+        env.step(f"discard {c}")
+    assert len(hand_of(env, 1)) == 18
+    assert set(cards("6S T5 T6 T7 T8 T9 T10 T11")) == {ALL_CARDS[c] for c in np.flatnonzero(field(env, 1, "discard"))}
+    assert seat(env) == 1 and kind(legal(env)) in ("declare", "play")
+
+
+@pytest.mark.parametrize(
+    ("calls", "soloist"),
+    [
+        (["posso", "oppose"], 2),  # the first answerer refuses
+        (["posso", "va_bene", "oppose"], 0),  # the second answerer refuses
+        (["pass", "posso", "va_bene", "oppose"], 1),  # the receiver passed, then refuses the posso (U12)
+        (["di_mio"], 1),
+        (["pass", "pass", "di_mio"], 0),
+    ],
+)
+def test_terziglio_di_mio_paths(calls, soloist):
+    """§10.3, U12: "No! Faccio di mio" makes the refuser (even one who passed) the soloist, who
+    plays with his 18 cards; "faccio di mio" at one's turn to speak does the same. The Pozzo
+    stays aside (8 cards), nobody discards, and the receiver (seat 1) leads (U13)."""
+    env = terz_env()
+    for a in calls:
+        env.step(a)
+    assert int(env.state.ints[0, SOLOIST]) == soloist
+    assert one_hot(env, 1, "soloist") == [int((soloist - 1) % 3 == r) for r in range(3)]
+    assert one_hot(env, 1, "contract") == [0, 1]
+    assert int((env.state.cards[0, PLACE] == PL_POZZO).sum()) == 8
+    assert all(len(hand_of(env, s)) == 18 for s in range(3))
+    assert seat(env) == 1 and kind(legal(env)) in ("declare", "play")
+
+
+@pytest.mark.parametrize(("first_lead", "leader"), [("receiver", 1), ("soloist", 2)])
+def test_terziglio_first_lead(first_lead, leader):
+    """U13: the receiver leads the first trick by default; `first_lead="soloist"`: the soloist.
+    Here the receiver passes and seat 2 goes up."""
+    env = terz_env(first_lead=first_lead)
+    for a in ["pass", "posso", "va_bene", "va_bene"]:
+        env.step(a)
+    for _ in range(8):
+        assert seat(env) == 2
+        env.step(legal(env)[0])
+    assert seat(env) == leader and kind(legal(env)) in ("declare", "play")
+    Driver(env).run(until=lambda e: kind(legal(e)) == "play")
+    assert seat(env) == leader
+    assert one_hot(env, 0, "primo") == [int((leader - 0) % 3 == r) for r in range(3)]
+
+
+@pytest.mark.parametrize(
+    ("declare", "points", "settlement"),
+    [
+        # soloist 61.5 + 376 + 80 = 517.5 -> 517 -> poste (517 - 5) // 10 = 51 -> 4 x 51 = 204
+        ((1,), {"total": [517.5, 68.5], "declarations": [80, 0]}, [-102, 204, -102]),
+        # without the declaration: 437.5 -> 437 -> poste 43 -> 172
+        ((), {"total": [437.5, 68.5], "declarations": [0, 0]}, [-86, 172, -86]),
+    ],
+)
+def test_terziglio_di_mio_whole_hand(declare, points, settlement):
+    """§10.3, §10.6, U18, TV12 on a whole hand. The receiver plays di mio with 17 trumps and the
+    6S; everybody plays his highest card id: he wins tricks 1-17 with trumps, then leads the 6S
+    and loses the last trick to seat 0's 7S (seat 2 has the AS). The Pozzo (MAT BEG M2 M3 M4 KS
+    KB KC) goes unseen to the opponents, who won the last trick.
+
+    Opponents (11 cards: 6S AS 7S + Pozzo): Σv 31, cards 31 - 11/2 = 25.5; last trick 6; Re KS KB
+    KC 17; Mori M2 M3 M4 + 2 contatori -> 5 cards -> 20 (AS alone, no King with a figure): 37.
+    Total 68.5. Soloist (51 cards): cards 87 - 25.5 = 61.5; criccone Regine 28 + Cavalli 26 +
+    Fanti 24 = 78 x 2 = 156; Grande ANG MON SOL LUN T16..T5 + M1 = 17 cards -> 80, Denari K Q N F
+    A -> 20, Aces AB AC AD -> 10, 3 sequences doubled: 220; combinations 376. Di mio: stake 4 x
+    poste to the soloist, half of it from each opponent (TV12)."""
+    env = terz_env()
+    env.step("di_mio")
+    d = Driver(env, declare=declare, order="last").run()
+    i = info(env)
+    assert i["points"]["cards"] == [61.5, 25.5]
+    assert i["points"]["last_trick"] == [0, 6]
+    assert i["points"]["combinations"] == [376, 37]
+    for key, value in points.items():
+        assert i["points"][key] == value
+    assert (i["soloist"], i["contract"], i["soloist_won"]) == (1, "di_mio", True)
+    assert i["winner_points"] == int(points["total"][0]) and i["poste"] == (int(points["total"][0]) - 5) // 10
+    assert i["scores"] == settlement
+    assert d.rewards == {f"player_{s}": float(settlement[s]) for s in range(3)}
+    assert [w for w in env.state.hist[0, :18]] == [1] * 17 + [0]
+
+
+# ====================================================================== 4. outcomes
+@pytest.mark.parametrize(("keep", "declarations"), [(True, [257, 90]), (False, [0, 90])])
+def test_ottocento_cappotto(keep, declarations):
+    """§4.6, TV4, U7: seat 1 wins all 15 tricks. The capotted dealer's side loses its 2
+    discards and the Matto (covered by the dealer), so side 1 ends with all 62 cards: cards 87,
+    last trick 6, combinations 296 + 550 = 846 (TV4: 939). Declarations: side 0 = dealer 35 +
+    partner 222 = 257, kept by default (U7), cancelled with `keep_capotted_declarations=False`;
+    side 1 = 70 + 20 = 90."""
+    env = new_env("ottocento_v0", cappotto_deal(0), keep_capotted_declarations=keep)
+    Driver(env, declare=(0, 1, 2, 3), discards={0: "9B 10B"}).run()
+    p = info(env)["points"]
+    assert [int(w) for w in env.state.hist[0, :15]] == [1] * 15
+    assert p["capotted"] == [True, False]
+    assert p["cards"] == [0, 87] and p["last_trick"] == [0, 6] and p["combinations"] == [0, 846]
+    assert p["declarations"] == declarations
+    assert p["total"] == [declarations[0], 939 + 90]
+    assert info(env)["scores"] == [declarations[0], 1029, declarations[0], 1029]
+
+
+@pytest.mark.parametrize(("keep", "dealer_total"), [(True, 15), (False, 0)])
+def test_centocinquanta_cappotto(keep, dealer_total):
+    """§4.6, §12.4: the opponent wins all 15 tricks and gets all 32 cards in play (the dealer's 2
+    discards and the Matto, covered in the last trick, included): Σv 53 - 16 = 37 card points,
+    last trick 6; Tarocchi ANG MON MAT 18; Grande ANG MON SOL LUN T16..T6 + MAT (for the 5) = 16
+    cards -> 75, Spade K Q N + MAT -> 15: 90; combinations 108; declaration 70: total 221. The
+    capotted dealer keeps his declared 15 (U7) or not."""
+    env = new_env("centocinquanta_v0", cento_deal(), keep_capotted_declarations=keep)
+    Driver(env, declare=(0, 1), discards={0: "6C 7C"}).run()
+    p = info(env)["points"]
+    assert p["capotted"] == [True, False]
+    assert p["cards"] == [0, 37] and p["last_trick"] == [0, 6] and p["combinations"] == [0, 108]
+    assert p["declarations"] == [dealer_total, 70]
+    assert p["total"] == [dealer_total, 221] and info(env)["scores"] == [dealer_total, 221]
+
+
+@pytest.mark.parametrize(("declare", "raw", "scores"), [((0, 1), [15, 221], [2, 22]), ((), [0, 151], [0, 15])])
+def test_quindici_rounds_each_hand_score(declare, raw, scores):
+    """§13, TV13: the Centocinquanta hand above, each score rounded q(p) = floor((p + 5)/10):
+    q(15) = 2, q(221) = 22; without declarations q(0) = 0, q(151) = 15."""
+    env = new_env("quindici_v0", cento_deal())
+    Driver(env, declare=declare, discards={0: "6C 7C"}).run()
+    assert info(env)["raw"] == raw
+    assert info(env)["scores"] == scores
+
+
+@pytest.mark.parametrize(("full_count", "losers"), [(False, [1, 2]), (True, [0])])
+def test_mattazza_everybody_took_a_trick(full_count, losers):
+    """§14.4-5: everybody took a trick, so the highest score loses, all of those tied for it.
+    Card points per trick: Σv - N + N/3. Seat 1 (tricks 1-4: T16..T13, 6C..9C, QD 6D 7D 8D):
+    15 - 12 + 4 = 7; seat 2 (tricks 5-8, JD and ND among 10 scartini): 15 - 12 + 4 = 7; seat 0
+    (tricks 9-10, 6 scartini): 6 - 6 + 2 = 2. Card points only (U16 off): 1 and 2 tie -> both
+    lose. Full count: seat 0 adds the last trick, 8 (no combination anywhere): he alone loses."""
+    env = new_env("mattazza_v0", make_deal("mattazza", 0, MAT_TIE, num_players=3), num_players=3, full_count=full_count)
+    Driver(env, script=[a.strip() for a in MAT_TIE_PLAY.split(";")]).run()
+    i = info(env)
+    assert [int(w) for w in env.state.hist[0, :10]] == [1, 1, 1, 1, 2, 2, 2, 2, 0, 0]
+    assert i["points"]["total"] == ([2, 7, 7] if not full_count else [8, 7, 7])
+    assert i["losers"] == losers
+
+
+def test_mattazza_players_without_a_trick_lose():
+    """§14.5: when somebody took no trick, every player with no trick loses (and the one who
+    took them all, with the highest score, does not). Seat 1 holds the 10 top trumps."""
+    deal = make_deal("mattazza", 0, {1: "ANG MON SOL LUN T16 T15 T14 T13 T12 T11"}, num_players=3)
+    env = new_env("mattazza_v0", deal, num_players=3)
+    Driver(env).run()
+    i = info(env)
+    assert [int(w) for w in env.state.hist[0, :10]] == [1] * 10
+    assert i["losers"] == [0, 2]
+    assert i["scores"][0] == 0 and i["scores"][2] == 0 and i["scores"][1] > 0

@@ -472,8 +472,10 @@ class TarocchinoEnv(AECEnv):
             led = int(s.ints[0, LEAD_SUIT])
             if s.ints[0, TRICK_SIZE] == 0 and c == MATTO:
                 return "the Matto may not be led while other cards are held (matto_lead='never', U2)"
+            holds = led >= 0 and bool(np.any((cards[HAND_OF] == p) & (cards[PLACE] == PL_HAND) & (BOLOGNESE_DECK.suit == led)))
+            if self.config.must_overtrump and BOLOGNESE_DECK.suit[c] == TRUMP_SUIT and (led == TRUMP_SUIT or not holds):
+                return "a trump played must beat the trumps in the trick when it can (must_overtrump=True, U1)"
             if led >= 0 and led != TRUMP_SUIT and BOLOGNESE_DECK.suit[c] != led:
-                holds = np.any((cards[HAND_OF] == p) & (cards[PLACE] == PL_HAND) & (BOLOGNESE_DECK.suit == led))
                 if holds:
                     return f"you must follow suit: {SUIT_NAMES[led]} was led and you hold {SUIT_NAMES[led]} (§4.2)"
                 return "you hold no card of the suit led, so you must play a trump (§4.2)"
