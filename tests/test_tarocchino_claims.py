@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import tarot_env
 from tarot_env.encoding.bolognese import layout
 from tarot_env.rules.bolognese.combinations import combination_points
-from tarot_env.rules.bolognese.state import DEALER, DECLARED, HAND_NO, PL_EXTRA, PL_POZZO, PLACE, SOLOIST, TOTAL, TRICK_NO
+from tarot_env.rules.bolognese.state import DEALER, DECLARED, HAND_NO, HAND_OF, PL_EXTRA, PL_POZZO, PLACE, SOLOIST, TOTAL, TRICK_NO
 
 # ====================================================================== helpers
 
@@ -136,8 +136,81 @@ def info(env) -> dict:
     return env.infos["player_0"]
 
 
-def first_play_index(log, s: int) -> int:
-    return next(i for i, (ss, k, _) in enumerate(log) if ss == s and k == "play")
+
+class MatchLog:
+    """Plays a match with ``choose(env) -> action`` and records, at each hand's first decision,
+    the dealer, the seats holding cards and every viewer's `totals` field, and at each hand's end
+    its info and the step rewards."""
+
+    def __init__(self, env, choose):
+        self.env = env
+        self.starts: list[dict] = []
+        self.ends: list[dict] = []
+        self.rewards = dict.fromkeys(env.possible_agents, 0.0)
+        self.nonzero_reward_steps: list[dict[str, float]] = []
+        self.actors: list[set[int]] = []
+        self.kinds: set[str] = set()
+        while not env.game_over:
+            if len(self.starts) == len(self.ends):
+                n = env.num_players
+                self.starts.append(
+                    {
+                        "dealer": int(env.state.ints[0, DEALER]),
+                        "holding": [s for s in range(n) if (env.state.cards[0, HAND_OF] == s).any()],
+                        "obs_hand": [int(field(env, v, "hand").sum()) for v in range(n)],
+                        "totals": [obs_totals(env, v) for v in range(n)],
+                        "hand_no": [binary(field(env, v, "hand_no")) for v in range(n)],
+                    }
+                )
+                self.actors.append(set())
+            before = len(env.hands_played())
+            self.actors[-1].add(seat(env))
+            self.kinds.add(kind(legal(env)))
+            env.step(choose(env))
+            if any(env.rewards.values()):
+                self.nonzero_reward_steps.append(dict(env.rewards))
+            for a, r in env.rewards.items():
+                self.rewards[a] += r
+            if len(env.hands_played()) > before:
+                self.ends.append(dict(info(env)))
+
+
+def first_choice(env) -> str:
+    """No claims, no declarations, the first legal card."""
+    acts = legal(env)
+    k = kind(acts)
+    return {"claim": "no_claim", "declare": "no_declare"}.get(k, acts[0])
+
+
+def random_choice(rng):
+    def choose(env) -> str:
+        acts = legal(env)
+        if kind(acts) == "auction" and len(acts) == 3:  # never pass: no thrown-in deals here
+            acts = ["posso", "di_mio"]
+        return acts[int(rng.integers(len(acts)))]
+
+    return choose
+
+
+def no_claim_random(rng):
+    """Random legal actions, but never a claim (so that a match runs hand after hand)."""
+
+    def choose(env) -> str:
+        acts = legal(env)
+        return "no_claim" if kind(acts) == "claim" else acts[int(rng.integers(len(acts)))]
+
+    return choose
+
+
+def match_env(env_id: str, deals=None, totals=None, seed=None, **config):
+    env = tarot_env.make(env_id, episode="match", **config)
+    options = {}
+    if deals is not None:
+        options["deals"] = deals
+    if totals is not None:
+        options["totals"] = totals
+    env.reset(seed=seed, options=options)
+    return env.unwrapped
 
 
 # ====================================================================== fixed deals
@@ -274,8 +347,9 @@ def test_declaring_adds_the_value_to_the_side_hand_score():
     assert a["declarations"] == [0, 80] and b["declarations"] == [0, 0]
     assert a["total"][1] - b["total"][1] == 80 and a["total"][0] == b["total"][0]
     assert a["cards"] == b["cards"] and a["combinations"] == b["combinations"]
+    parts = ("cards", "last_trick", "combinations", "declarations", "bonus")
     for p in (a, b):  # the parts add up to the side's hand score
-        assert [p["cards"][i] + p["last_trick"][i] + p["combinations"][i] + p["declarations"][i] + p["bonus"][i] for i in (0, 1)] == p["total"]
+        assert [sum(p[k][i] for k in parts) for i in (0, 1)] == p["total"]
     assert info(with_)["scores"] == [a["total"][0], a["total"][1], a["total"][0], a["total"][1]]
 
 
@@ -494,55 +568,64 @@ def test_wrong_claim_loses_opens_every_window():
     assert info(env)["result"] == "played"
 
 
-def _claim_check(env, primo_declared: int | None) -> int:
-    """The claim value the rules allow now (§8.4, defaults), computed from the hands: the dealer's
-    first 15 before pickup; else the player's own hand, plus the Primo's declared value for the
-    Primo's partner."""
+def _usable_value(env, pickup: bool, primo_declared: int, rounded: bool) -> int:
+    """The claim value the rules allow now (§8.4, §12.3, §13 with their defaults), computed from
+    the hands: the dealer's first 15 cards before his pickup; else the player's own hand, plus
+    the Primo's declared value for the Primo's partner (Ottocento); Quindici adds q(declaration)."""
     st_ = env.state
     d = int(st_.ints[0, DEALER])
     p = seat(env)
     mask = np.zeros(62, dtype=bool)
-    if primo_declared is None and p == d and kind(legal(env)) in ("claim", "discard"):  # before the pickup
+    if pickup:
         dealt = env.game.format_deal(*env.game.dealt[0][-1])["hands"][d][:15]  # his last 2 are at the end
         mask[[ALL_CARDS.index(c) for c in dealt]] = True
-        return int(st_.seat_ints[0, p, TOTAL]) + int(combination_points(mask))
-    mask[st_.hand(0, p)] = True
+    else:
+        mask[st_.hand(0, p)] = True
     own = int(combination_points(mask))
-    if p == (d + 3) % 4:
-        own += primo_declared or 0
+    if not pickup and env.num_players == 4 and p == (d + 3) % 4:
+        own += primo_declared
+    if rounded:
+        own = (own + 5) // 10
     return int(st_.seat_ints[0, p, TOTAL]) + own
 
 
+CLAIM_GAMES = {"ottocento_v0": (800, 720), "centocinquanta_v0": (150, 90), "quindici_v0": (15, 10)}  # target, lowest total drawn
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31 - 1), a=st.integers(720, 799), b=st.integers(720, 799))
-def test_claim_offered_exactly_when_it_reaches_the_target(seed, a, b):
-    """Property (§8.4, default `wrong_claim="refused"`, U8, U23): over random deals and running
-    totals, whenever `claim` is legal the claimant's total + usable declaration is >= 800 (and
-    the observation shows that value); at every opportunity with such a value the window opens."""
-    env = new_env("ottocento_v0", seed=seed, totals=[a, b, a, b])
+@given(env_id=st.sampled_from(sorted(CLAIM_GAMES)), seed=st.integers(0, 2**31 - 1), a=st.floats(0, 1), b=st.floats(0, 1))
+def test_claim_offered_exactly_when_it_reaches_the_target(env_id, seed, a, b):
+    """Property (§8.4, §12.3, §13, default `wrong_claim="refused"`, U8, U21, U23, U24): over random
+    deals and running totals, whenever `claim` is legal the claimant's total + usable declaration
+    is >= the target (and his observation shows that value); at every opportunity where the
+    value reaches the target the window opens; a claim wins for the claimant's side."""
+    target, low = CLAIM_GAMES[env_id]
+    ta, tb = (low + int(x * (target - 1 - low)) for x in (a, b))
+    env = new_env(env_id, seed=seed, totals=[ta, tb, ta, tb] if env_id == "ottocento_v0" else [ta, tb])
+    n = env.num_players
     rng = np.random.default_rng(seed)
     seen: set[int] = set()
-    primo_declared = None
+    primo_declared = 0
     d = int(env.state.ints[0, DEALER])
     first = True
+    windows = 0
     while not env.game_over:
         acts = legal(env)
         p = seat(env)
         k = kind(acts)
-        pickup = first or bool((env.state.cards[0, PLACE] == PL_EXTRA).any())
-        at_opportunity = first or (k in ("claim", "declare", "play") and p not in seen)
-        if at_opportunity:
-            value = _claim_check(env, None if pickup else (primo_declared or 0))
-            assert (k == "claim") == (value >= 800), (p, value, acts)
+        if first or (k in ("claim", "declare", "play") and p not in seen):  # an opportunity
+            value = _usable_value(env, first, primo_declared, env_id == "quindici_v0")
+            assert (k == "claim") == (value >= target), (p, value, acts)
             if k == "claim":
+                windows += 1
                 assert binary(field(env, p, "claim_value")) == value
-            if not pickup:
+            if not first:
                 seen.add(p)
         else:
             assert k != "claim"
         first = False
         a_ = acts[int(rng.integers(len(acts)))]
-        if k == "declare" and p == (d + 1) % 4:
+        if k == "declare" and p == (d + 1) % n:
             mask = np.zeros(62, dtype=bool)
             mask[env.state.hand(0, p)] = True
             primo_declared = int(combination_points(mask)) if a_ == "declare" else 0
@@ -550,6 +633,7 @@ def test_claim_offered_exactly_when_it_reaches_the_target(seed, a, b):
         if a_ == "claim":
             i = info(env)
             assert i["result"] == "claimed" and i["game_winner"] == p % 2
+    assert windows <= (5 if n == 4 else 3)
 
 
 @pytest.mark.parametrize(("total", "window"), [(983, True), (982, False)])
@@ -643,10 +727,7 @@ def test_quindici_claim_rounding_raw_sum(rounding, window):
     """U24: hand 1 (the cappotto below, both declaring) scores raw 15 and 221, rounded 2 and 22.
     In hand 2 (target 24) the dealer (seat 1) holds Regine = 14 in his first 15 cards:
     default 22 + q(14) = 23 < 24, no window; `claim_rounding="raw_sum"`: q(221 + 14) = q(235) = 24."""
-    env = new_env(
-        "quindici_v0", None, episode="match", target=24, claim_rounding=rounding
-    )
-    env.reset(options={"deals": [cento_deal(), make_deal("quindici", 1, {1: Q2_DEALER, 0: Q2_OPP})]})
+    env = match_env("quindici_v0", [cento_deal(), make_deal("quindici", 1, {1: Q2_DEALER, 0: Q2_OPP})], target=24, claim_rounding=rounding)
     d = Driver(env, declare=(0, 1), discards={0: "6C 7C"}).run(until=lambda e: int(e.state.ints[0, HAND_NO]) == 1)
     assert env.hands_played() == [[2, 22]]
     assert info(env)["points"]["total"] == [15, 221] and info(env)["raw"] == [15, 221]
@@ -658,7 +739,7 @@ def test_quindici_claim_rounding_raw_sum(rounding, window):
     assert legal(env) == ["claim", "no_claim"] and binary(field(env, 1, "claim_value")) == 24
     env.step("claim")
     assert env.game_over and info(env)["game_winner"] == 1 and info(env)["match_over"]
-    del d
+    assert d.claim_values == []  # no window in hand 1 (q(15), q(70) are far from 24)
 
 
 # ====================================================================== 3. the Terziglio auction (§10.3, U12, U13)
@@ -792,6 +873,28 @@ def test_terziglio_di_mio_whole_hand(declare, points, settlement):
     assert [w for w in env.state.hist[0, :18]] == [1] * 17 + [0]
 
 
+@pytest.mark.parametrize(("declare", "total", "settlement"), [((1,), 1024, [-202, 404, -202]), ((), 939, [-186, 372, -186])])
+def test_terziglio_di_mio_soloist_takes_the_last_trick_and_the_pozzo(declare, total, settlement):
+    """§10.3, §10.6, TV4, TV12: the receiver plays di mio with the 18 trumps ANG MON SOL LUN
+    T16..T5 M1 M2; the opponents hold only suit cards, so he wins all 18 tricks, the last one
+    too, and the Pozzo (M3 M4 BEG MAT and 4 suit cards) goes to him: all 62 cards, 87 + 6 +
+    846 = 939 (TV4). Declaration: Grande with M1 M2 past the 5 = 18 cards -> 85. Declared:
+    1024 -> poste (1024 - 5) // 10 = 101 -> 4 x 101 = 404; undeclared: 939 -> 93 -> 372."""
+    deal = make_deal(
+        "terziglio", 0, {1: "ANG MON SOL LUN T16 T15 T14 T13 T12 T11 T10 T9 T8 T7 T6 T5 M1 M2"}, rest="M3 M4 BEG MAT AS AB AC AD"
+    )
+    env = new_env("terziglio_v0", deal)
+    env.step("di_mio")
+    Driver(env, declare=declare, order="last").run()
+    i = info(env)
+    assert [int(w) for w in env.state.hist[0, :18]] == [1] * 18
+    p = i["points"]
+    assert p["cards"] == [87, 0] and p["last_trick"] == [6, 0] and p["combinations"] == [846, 0]
+    assert p["declarations"] == [total - 939, 0] and p["total"] == [total, 0] and p["capotted"] == [False, True]
+    assert (i["soloist_won"], i["winner_points"], i["poste"]) == (True, total, (total - 5) // 10)
+    assert i["scores"] == settlement
+
+
 # ====================================================================== 4. outcomes
 @pytest.mark.parametrize(("keep", "declarations"), [(True, [257, 90]), (False, [0, 90])])
 def test_ottocento_cappotto(keep, declarations):
@@ -862,3 +965,269 @@ def test_mattazza_players_without_a_trick_lose():
     assert [int(w) for w in env.state.hist[0, :10]] == [1] * 10
     assert i["losers"] == [0, 2]
     assert i["scores"][0] == 0 and i["scores"][2] == 0 and i["scores"][1] > 0
+
+
+# ====================================================================== 5. match episodes
+def test_ottocento_match_runs_hand_after_hand_to_the_target():
+    """issue 3 §2, §8.4 end, §5.5: a match to 1000 with the cappotto deal dealt by seats 0, 1, 2
+    (declarations off): each hand one side scores 939 (TV4). Totals 0/939, 939/939, then side 1
+    reaches 1878 >= 1000 and wins after 3 hands. The dealer moves one seat right each hand; every
+    observation shows the running totals and the hand number."""
+    env = match_env("ottocento_v0", [cappotto_deal(d) for d in range(3)], target=1000, declarations=False)
+    m = MatchLog(env, first_choice)
+    assert env.hands_played() == [[0, 939, 0, 939], [939, 0, 939, 0], [0, 939, 0, 939]]
+    assert [s["dealer"] for s in m.starts] == [0, 1, 2]
+    expected = [[0, 0, 0, 0], [0, 939, 0, 939], [939, 939, 939, 939]]
+    for start, totals, k in zip(m.starts, expected, range(3)):
+        assert start["totals"] == [totals] * 4
+        assert start["hand_no"] == [k] * 4
+    assert [e["totals"] for e in m.ends] == [[0, 939, 0, 939], [939, 939, 939, 939], [939, 1878, 939, 1878]]
+    assert [e["match_over"] for e in m.ends] == [False, False, True]
+    assert m.ends[-1]["game_winner"] == 1 and env.totals() == [939, 1878, 939, 1878]
+
+
+def test_ottocento_match_default_target_800():
+    """§8.1: the target is 800: 939 after the first hand ends the match."""
+    env = match_env("ottocento_v0", [cappotto_deal(0)], declarations=False)
+    MatchLog(env, first_choice)
+    assert len(env.hands_played()) == 1 and info(env)["game_winner"] == 1 and info(env)["match_over"]
+
+
+@pytest.mark.parametrize(("tie", "hands", "winner"), [("play_on", 2, 0), ("draw", 1, "draw")])
+def test_u9_both_sides_past_the_target_with_equal_totals(tie, hands, winner):
+    """U9: from 939/0 (target 900) side 1 capots: 939/939, both past the target and equal. By
+    default another hand is played (side 0 capots: 1878/939, side 0 wins); `tie="draw"`: a draw."""
+    env = match_env("ottocento_v0", [cappotto_deal(0), cappotto_deal(1)], totals=[939, 0, 939, 0], target=900, declarations=False, tie=tie)
+    MatchLog(env, first_choice)
+    assert len(env.hands_played()) == hands and info(env)["game_winner"] == winner
+
+
+def test_both_sides_past_the_target_higher_total_wins():
+    """§8.4 end: from 950/0 (target 900) side 1 scores 939: both past it, the higher (950) wins."""
+    env = match_env("ottocento_v0", [cappotto_deal(0)], totals=[950, 0, 950, 0], target=900, declarations=False)
+    MatchLog(env, first_choice)
+    assert env.totals() == [950, 939, 950, 939] and info(env)["game_winner"] == 0
+
+
+@pytest.mark.parametrize(("tie", "hands", "winner", "totals"), [("draw", 4, "draw", [1878, 1878]), ("extra_hand", 5, 1, [1878, 2817])])
+def test_quattro_scartate_four_hands_then_the_tie_rule(tie, hands, winner, totals):
+    """§9, U10: exactly 4 hands, each player dealing once; the cappotto deal dealt by 0, 1, 2, 3
+    gives 1878 each: a draw by default; `tie="extra_hand"` plays a fifth hand (dealer 0 again,
+    side 1 capots: 2817) and side 1 wins."""
+    env = match_env("quattro_scartate_v0", [cappotto_deal(d % 4) for d in range(5)], declarations=False, tie=tie)
+    m = MatchLog(env, first_choice)
+    assert len(env.hands_played()) == hands
+    assert [s["dealer"] for s in m.starts] == [d % 4 for d in range(hands)]
+    assert info(env)["game_winner"] == winner and env.totals()[:2] == totals
+    assert "claim" not in m.kinds  # no target, no claim (§9)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_quattro_scartate_random_match(seed):
+    """§9: random play: no claim window ever (no target), 4 hands (unless tied), dealers d..d+3,
+    the higher total wins; the totals are the sums of the hands."""
+    env = match_env("quattro_scartate_v0", seed=seed)
+    rng = np.random.default_rng(seed)
+
+    def choose(e):
+        acts = legal(e)
+        assert kind(acts) != "claim"
+        return acts[int(rng.integers(len(acts)))]
+
+    m = MatchLog(env, choose)
+    hp = env.hands_played()
+    tot = [sum(h[s] for h in hp) for s in range(4)]
+    assert env.totals() == tot
+    d0 = m.starts[0]["dealer"]
+    assert [s["dealer"] for s in m.starts] == [(d0 + k) % 4 for k in range(len(hp))]
+    if tot[0] != tot[1]:
+        assert len(hp) == 4 and info(env)["game_winner"] == int(tot[1] > tot[0])
+    else:
+        assert info(env)["game_winner"] == "draw"
+
+
+@pytest.mark.parametrize(("match_hands", "seed"), [(3, 0), (4, 1), (2, 2)])
+def test_terziglio_match_hands_and_the_soloist_deals_next(match_hands, seed):
+    """§10.7: `match_hands` hands, each a game in itself; the soloist deals the next hand; each
+    seat's total is the sum of his settlements; the best total wins."""
+    env = match_env("terziglio_v0", seed=seed, match_hands=match_hands)
+    m = MatchLog(env, random_choice(np.random.default_rng(seed)))
+    hp = env.hands_played()
+    assert len(hp) == match_hands
+    assert [s["dealer"] for s in m.starts[1:]] == [e["soloist"] for e in m.ends[:-1]]
+    assert all(sum(h) == 0 for h in hp)  # zero-sum settlements
+    tot = [sum(h[s] for h in hp) for s in range(3)]
+    assert env.totals() == tot
+    best = max(tot)
+    assert info(env)["game_winner"] == (tot.index(best) if tot.count(best) == 1 else "draw")
+
+
+def test_terziglio_thrown_in_deal_is_dealt_again_and_not_counted():
+    """U12, §10.7: a deal thrown in (three passes) is dealt again by the next dealer; it is not
+    one of the match's hands: with `match_hands=2`, two hands are still played after it."""
+    env = match_env("terziglio_v0", seed=5, match_hands=2)
+    rng = np.random.default_rng(5)
+    choose = random_choice(rng)
+    d0 = int(env.state.ints[0, DEALER])
+    for _ in range(3):
+        env.step("pass")
+    assert env.hands_played() == [[0, 0, 0]] and not env.game_over
+    assert int(env.state.ints[0, DEALER]) == (d0 + 1) % 3
+    m = MatchLog(env, choose)
+    assert [e["result"] for e in m.ends] == ["played", "played"]
+    assert len(env.hands_played()) == 3
+
+
+@pytest.mark.parametrize(("n", "target", "seed"), [(5, 2, 0), (4, 1, 1), (6, 2, 2), (3, 2, 3)])
+def test_mattazza_match_target_way(n, target, seed):
+    """§14.6 (a): each loser takes a penalty point; at `target` a player drops out: his agent gets
+    no cards and never acts; the match ends when two or fewer players are left. With
+    match_reward="result" the only reward is at the end: -1 for those out, +1 for the others."""
+    env = match_env("mattazza_v0", seed=seed, num_players=n, target=target, match_reward="result")
+    m = MatchLog(env, random_choice(np.random.default_rng(seed)))
+    penalties = [0] * n
+    for start, actors, end in zip(m.starts, m.actors, m.ends):
+        active = [s for s in range(n) if penalties[s] < target]
+        assert len(active) > 2
+        assert start["holding"] == active and actors == set(active)
+        assert start["obs_hand"] == [10 if s in active else 0 for s in range(n)]
+        assert start["dealer"] in active
+        for s in end["losers"]:
+            penalties[s] += 1
+        assert end["penalties"] == penalties
+    out = [s for s in range(n) if penalties[s] >= target]
+    assert n - len(out) <= 2 and info(env)["match_losers"] == out
+    assert len(m.nonzero_reward_steps) == 1
+    assert m.rewards == {f"player_{s}": (-1.0 if s in out else 1.0) for s in range(n)}
+
+
+@pytest.mark.parametrize(("n", "seed"), [(3, 0), (4, 1), (4, 2)])
+def test_mattazza_match_first_two_way(n, seed):
+    """§14.6 (b): nobody drops out; the match ends after the hand in which a second player
+    reaches 3 penalty points, and those at 3 or more lose."""
+    env = match_env("mattazza_v0", seed=seed, num_players=n, way="first_two")
+    m = MatchLog(env, random_choice(np.random.default_rng(seed)))
+    penalties = [0] * n
+    for k, (start, end) in enumerate(zip(m.starts, m.ends)):
+        assert start["holding"] == list(range(n))
+        for s in end["losers"]:
+            penalties[s] += 1
+        reached = sum(p >= 3 for p in penalties)
+        assert end["match_over"] == (reached >= 2), (k, penalties)
+    assert info(env)["match_losers"] == [s for s in range(n) if penalties[s] >= 3]
+
+
+def test_a_claim_ends_the_match():
+    """§8.4: a claim ends the game at once (TV9 at 730: the Primo claims 810)."""
+    env = match_env("ottocento_v0", [otto_deal()], totals=[0, 730, 0, 730], match_reward="result")
+    m = MatchLog(env, lambda e: "claim" if kind(legal(e)) == "claim" else first_choice(e))
+    assert env.game_over and len(m.ends) == 1
+    e = m.ends[0]
+    assert (e["result"], e["claimer"], e["game_winner"], e["match_over"]) == ("claimed", 1, 1, True)
+    assert m.rewards == {"player_0": -1.0, "player_1": 1.0, "player_2": -1.0, "player_3": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("match_reward", "steps", "total"),
+    [
+        # each hand pays own side minus the other side: +939, -939, +939 for side 1
+        ("deals", [939.0, -939.0, 939.0], 939.0),
+        # only the result, at the end: side 1 won
+        ("result", [1.0], 1.0),
+    ],
+)
+def test_match_reward_deals_or_result(match_reward, steps, total):
+    """issue 3 §3: `match_reward="deals"` pays each hand's reward as the hand ends; `"result"`
+    pays only +1 / -1 (0 for a draw) when the match ends."""
+    env = match_env("ottocento_v0", [cappotto_deal(d) for d in range(3)], target=1000, declarations=False, match_reward=match_reward)
+    m = MatchLog(env, first_choice)
+    assert [r["player_1"] for r in m.nonzero_reward_steps] == steps
+    assert all(r["player_1"] == r["player_3"] == -r["player_0"] == -r["player_2"] for r in m.nonzero_reward_steps)
+    assert m.rewards["player_1"] == total and m.rewards["player_0"] == -total
+
+
+def test_match_result_reward_of_a_draw_is_zero():
+    """issue 3 §3: a drawn match (U9 `tie="draw"`) pays 0 to everybody."""
+    env = match_env(
+        "ottocento_v0", [cappotto_deal(0)], totals=[939, 0, 939, 0], target=900, declarations=False, tie="draw", match_reward="result"
+    )
+    m = MatchLog(env, first_choice)
+    assert info(env)["game_winner"] == "draw" and m.rewards == dict.fromkeys(env.possible_agents, 0.0)
+
+
+@pytest.mark.parametrize(("mode", "value"), [("score", 939.0), ("normalised", 9.39), ("win_loss", 1.0)])
+def test_reward_modes_on_one_deal(mode, value):
+    """Rewards of one deal (side 1 capots, 939 to 0, declarations off): `score` own side minus the
+    other (939), `normalised` divided by 100 in Ottocento, `win_loss` the sign."""
+    env = new_env("ottocento_v0", cappotto_deal(0), declarations=False, reward=mode)
+    d = Driver(env).run()
+    assert d.rewards["player_1"] == pytest.approx(value) and d.rewards["player_3"] == pytest.approx(value)
+    assert d.rewards["player_0"] == pytest.approx(-value) and d.rewards["player_2"] == pytest.approx(-value)
+    assert sum(1 for r in d.steps_rewards if any(r.values())) == 1
+
+
+GAMES = [
+    ("ottocento_v0", {}),
+    ("quattro_scartate_v0", {}),
+    ("terziglio_v0", {}),
+    ("millone_v0", {}),
+    ("centocinquanta_v0", {}),
+    ("quindici_v0", {}),
+    ("mattazza_v0", {"num_players": 4}),
+    ("mattazza_v0", {"num_players": 6}),
+]
+
+
+def _episode_rewards(env_id, config, seed, shaping):
+    env = tarot_env.make(env_id, shaping=shaping, **config)
+    env.reset(seed=seed)
+    env = env.unwrapped
+    rng = np.random.default_rng(seed)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    per_step = []
+    while not env.game_over:
+        env.step(int(rng.choice(env.legal_actions())))
+        per_step.append(dict(env.rewards))
+        for a, r in env.rewards.items():
+            total[a] += r
+    return total, per_step
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(GAMES),
+    seed=st.integers(0, 2**31 - 1),
+    reward=st.sampled_from(["score", "normalised", "win_loss"]),
+    episode=st.sampled_from([("deal", "deals"), ("match", "deals"), ("match", "result")]),
+)
+def test_shaping_sums_to_the_unshaped_rewards(game, seed, reward, episode):
+    """Property: with `shaping=True` (trick rewards along the way) each agent's rewards over an
+    episode add up to the unshaped rewards (same game, same actions), deals and matches alike."""
+    env_id, config = game
+    config = dict(config, reward=reward, episode=episode[0], match_reward=episode[1])
+    if episode[0] == "match" and env_id == "millone_v0":
+        config["target"] = 300  # a shorter match
+    plain, plain_steps = _episode_rewards(env_id, config, seed, False)
+    shaped, shaped_steps = _episode_rewards(env_id, config, seed, True)
+    assert len(plain_steps) == len(shaped_steps)
+    for a in plain:
+        if reward != "score":  # trick rewards are divided by the scale: float sums
+            assert shaped[a] == pytest.approx(plain[a], abs=1e-9)
+        else:
+            assert shaped[a] == plain[a]
+    assert any(any(r.values()) for r in shaped_steps[:-1]) or len(shaped_steps) < 2 or all(v == 0 for v in plain.values())
+
+
+@pytest.mark.parametrize(("env_id", "step"), [("ottocento_v0", 1), ("millone_v0", 1), ("centocinquanta_v0", 1), ("quindici_v0", 1)])
+def test_dealer_rotation_between_hands(env_id, step):
+    """§5.5 (Ottocento: the Primo, dealer + 1, deals next), §11.1 and §12.1 (the two players deal
+    alternately, which with 2 seats is also dealer + 1)."""
+    for seed in range(3):
+        env = match_env(env_id, seed=seed)
+        m = MatchLog(env, no_claim_random(np.random.default_rng(seed)))
+        n = env.num_players
+        dealers = [s["dealer"] for s in m.starts]
+        assert dealers == [(dealers[0] + step * k) % n for k in range(len(dealers))]
+        hp = env.hands_played()
+        assert env.totals() == [sum(h[s] for h in hp) for s in range(n)]
+        assert m.ends[-1]["match_over"] and all(not e["match_over"] for e in m.ends[:-1])

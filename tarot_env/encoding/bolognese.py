@@ -147,13 +147,21 @@ def _bits_py(out, at, value, width):
 _bits = njit(_bits_py) or _bits_py
 
 
+def _rel_py(seat, viewer, n):
+    """The seat relative to the viewer (0 = the viewer), without a modulo in the hot loop."""
+    r = seat - viewer
+    return r + n if r < 0 else r
+
+
+_rel = njit(_rel_py) or _rel_py
+
+
 def encode_row_py(ints, seat_ints, cards, b, viewer, out, off):
     """Write the observation of ``viewer`` at row ``b`` into ``out`` (zeroed here); ``off``
     holds the field offsets in :func:`layout` order."""
     n = seat_ints.shape[1]
     C = cards.shape[2]
-    for i in range(out.shape[0]):
-        out[i] = 0
+    out[:] = 0
     o_hand, o_disc, o_played, o_trick, o_won, o_shown = off[0], off[1], off[2], off[3], off[4], off[5]
     for c in range(C):
         place = cards[b, PLACE, c]
@@ -163,42 +171,42 @@ def encode_row_py(ints, seat_ints, cards, b, viewer, out, off):
             if cards[b, PILE_OF, c] == viewer:
                 out[o_disc + c] = 1
         elif place == PL_TABLE:
-            r = (cards[b, PLAYED_BY, c] - viewer) % n
+            r = _rel(cards[b, PLAYED_BY, c], viewer, n)
             out[o_trick + r * C + c] = 1
         elif place == PL_PILE:
             p = cards[b, PLAYED_BY, c]
             if p >= 0:  # played in a trick: public, and so is whose pile it went to
-                out[o_played + ((p - viewer) % n) * C + c] = 1
+                out[o_played + (_rel(p, viewer, n)) * C + c] = 1
                 w = cards[b, PILE_OF, c]
-                out[o_won + ((w - viewer) % n) * C + c] = 1
+                out[o_won + (_rel(w, viewer, n)) * C + c] = 1
         if cards[b, SHOWN, c] == 1:
             h = cards[b, HAND_OF, c]
             if h < 0:
                 h = cards[b, PLAYED_BY, c]
-            out[o_shown + ((h - viewer) % n) * C + c] = 1
+            out[o_shown + (_rel(h, viewer, n)) * C + c] = 1
     phase = ints[b, PHASE]
     if ints[b, CURRENT] == viewer:
         for k in range(6):
             if phase == _DECISION_PHASES[k]:
                 out[off[6] + k] = 1
-    out[off[7] + (ints[b, DEALER] - viewer) % n] = 1
+    out[off[7] + _rel(ints[b, DEALER], viewer, n)] = 1
     if ints[b, PRIMO] >= 0:
-        out[off[8] + (ints[b, PRIMO] - viewer) % n] = 1
+        out[off[8] + _rel(ints[b, PRIMO], viewer, n)] = 1
     if phase == PH_PLAY or phase == PH_CLAIM or phase == PH_DECLARE:
         if ints[b, PRIMO] >= 0:
-            out[off[9] + (ints[b, LEADER] - viewer) % n] = 1
+            out[off[9] + _rel(ints[b, LEADER], viewer, n)] = 1
     if ints[b, SOLOIST] >= 0:
-        out[off[10] + (ints[b, SOLOIST] - viewer) % n] = 1
+        out[off[10] + _rel(ints[b, SOLOIST], viewer, n)] = 1
         out[off[11] + ints[b, CONTRACT] - 1] = 1
     if ints[b, BIDDER] >= 0:
-        out[off[12] + (ints[b, BIDDER] - viewer) % n] = 1
+        out[off[12] + _rel(ints[b, BIDDER], viewer, n)] = 1
     for k in range(min(ints[b, PASSES], 3)):
         out[off[13] + k] = 1
     t = ints[b, TRICK_NO]
     if ints[b, PRIMO] >= 0 and t < MAX_TRICKS:
         out[off[14] + t] = 1
     for s in range(n):
-        r = (s - viewer) % n
+        r = _rel(s, viewer, n)
         _bits(out, off[15] + r * 5, seat_ints[b, s, TRICKS], 5)
         if ints[b, PRIMO] >= 0 and seat_ints[b, s, STAGE] == 2 and (s != ints[b, CURRENT] or phase == PH_PLAY):
             out[off[16] + r] = 1
@@ -236,9 +244,9 @@ def oracle_row_py(ints, seat_ints, cards, b, viewer, out):
     for c in range(C):
         place = cards[b, PLACE, c]
         if place == PL_HAND or place == PL_EXTRA:
-            out[((cards[b, HAND_OF, c] - viewer) % n) * C + c] = 1
+            out[(_rel(cards[b, HAND_OF, c], viewer, n)) * C + c] = 1
         elif place == PL_DISCARD:
-            out[n * C + ((cards[b, PILE_OF, c] - viewer) % n) * C + c] = 1
+            out[n * C + (_rel(cards[b, PILE_OF, c], viewer, n)) * C + c] = 1
         elif place == PL_POZZO:
             out[2 * n * C + c] = 1
         elif place == PL_SECOND:

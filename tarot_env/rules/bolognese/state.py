@@ -156,7 +156,7 @@ class TarocchinoState:
             ints[:, INT_COLUMNS.index(name)] = value
         seat_ints = np.zeros((batch, num_players, len(SEAT_COLUMNS)), dtype=np.int64)
         seat_ints[:, :, ACTIVE] = 1
-        cards = np.zeros((batch, len(CARD_ROWS), NUM_CARDS), dtype=np.int64)
+        cards = np.zeros((batch, len(CARD_ROWS), NUM_CARDS), dtype=np.int8)  # small values: seats, trick numbers, codes
         for name, value in CARD_INITIAL.items():
             cards[:, CARD_ROWS.index(name)] = value
         hist = np.full((batch, MAX_TRICKS), -1, dtype=np.int64)
