@@ -136,7 +136,6 @@ def info(env) -> dict:
     return env.infos["player_0"]
 
 
-
 class MatchLog:
     """Plays a match with ``choose(env) -> action`` and records, at each hand's first decision,
     the dealer, the seats holding cards and every viewer's `totals` field, and at each hand's end
@@ -714,6 +713,18 @@ def test_quindici_claim_adds_the_rounded_declaration(totals, who, window):
     env = new_env("quindici_v0", cento_deal(), totals=totals)
     d = Driver(env, discards={0: "6C 7C"}).run(until=lambda e: seat(e) == 1 and kind(legal(e)) == "play")
     assert d.claim_values == ([(who, 15)] if window else [])
+
+
+def test_quindici_raw_sum_counts_the_running_totals_given_at_reset():
+    """U24 `claim_rounding="raw_sum"` with running totals set by the `totals` reset option: the
+    opponent stands at 14 (of 15) and holds the Grande (70). A rounded total of 14 means at least
+    135 raw points (q(p) = 14 needs p >= 135), so q(raw + 70) >= q(205) = 20 >= 15: whatever raw
+    points the 14 stands for, his claim reaches the target and the window must open (it does
+    with the default rounding: 14 + q(70) = 21)."""
+    for rounding in ("declaration", "raw_sum"):
+        env = new_env("quindici_v0", cento_deal(), totals=[0, 14], claim_rounding=rounding)
+        d = Driver(env, discards={0: "6C 7C"}).run(until=lambda e: seat(e) == 1 and kind(legal(e)) == "play")
+        assert [s for s, _ in d.claim_values] == [1], rounding
 
 
 # hand 2 of the Quindici match below: dealer 1, whose first 15 cards hold Regine QS QB QC (14) and
