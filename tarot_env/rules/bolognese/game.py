@@ -58,6 +58,7 @@ from tarot_env.rules.bolognese.state import (
     GAME_WINNER,
     HAND_NO,
     HAND_OF,
+    HANDS_PLAYED,
     LAST_WINNER,
     MATCH_OVER,
     MATTO_SEAT,
@@ -95,7 +96,7 @@ _PLACE_OF_DEST = np.zeros(5, dtype=np.int64)  # deal.py place codes -> state PLA
 for _k, _v in {HAND: PL_HAND, EXTRA: PL_EXTRA, SECOND: PL_SECOND, POZZO: PL_POZZO, OUT: PL_OUT}.items():
     _PLACE_OF_DEST[_k] = _v
 #: per-hand fields reset at each new deal (match-level ones survive: totals, penalties, who is still in)
-_MATCH_INTS = (DEALER, HAND_NO, MATCH_OVER, N_ACTIVE)
+_MATCH_INTS = (DEALER, HAND_NO, MATCH_OVER, N_ACTIVE, HANDS_PLAYED)
 _MATCH_SEAT = (TOTAL, RAW_TOTAL, PENALTY, ACTIVE)
 
 
@@ -271,7 +272,11 @@ class TarocchinoGame:
         state.seat_ints[rows, opp, CLAIM_DECL] = values[len(rows) :]
 
     def declaration_values(self, hands: np.ndarray) -> np.ndarray:
-        """The value of declaring each hand (§7): combinations valued as in §6, U5 and U6."""
+        """The value of declaring each hand (§7): combinations valued as in §6, U5 and U6.
+        Without declarations (``declarations=False``, Mattazza) a hand declares nothing, and
+        so nothing can serve a claim either."""
+        if not self.config.options.get("declarations", False):
+            return np.zeros(len(hands), dtype=np.int64)
         return combination_points(hands, mori=self._mori, doubling=self.config.options.get("doubling", True))
 
     # ------------------------------------------------------------------ steps
@@ -298,7 +303,7 @@ class TarocchinoGame:
         n = self.num_players
         hands = (cards[rows, HAND_OF][:, None, :] == np.arange(n)[None, :, None]) & (cards[rows, PLACE] == PL_HAND)[:, None, :]
         flat = hands.reshape(-1, NUM_CARDS)
-        values = self.declaration_values(flat).reshape(len(rows), n)
+        values = self.declaration_values(flat).reshape(len(rows), n)  # 0 everywhere with declarations=False
         seat_ints[rows, :, DECL] = values
         if self.game == "millone":  # §11.6: only first-deal cards serve a claim
             first = flat & (cards[rows, FIRST].astype(bool)[:, None, :].repeat(n, axis=1).reshape(-1, NUM_CARDS))
@@ -508,6 +513,7 @@ class TarocchinoGame:
         counted = result == RS_PLAYED  # a thrown-in hand does not count (U12); a claim ends the game
         idx = np.flatnonzero(counted)
         r = rows[idx]
+        ints[r, HANDS_PLAYED] += 1
         if self.game == "mattazza":
             losers = np.zeros((len(idx), n), dtype=bool)
             for j, i in enumerate(idx):
@@ -534,7 +540,7 @@ class TarocchinoGame:
                 seat_ints[r, :, RAW_TOTAL] += np.take_along_axis(raw, sides, axis=1)
             if self.game == "terziglio":
                 next_dealer[idx] = ints[r, SOLOIST]  # §10.7: the soloist deals next
-                last = ints[r, HAND_NO] + 1 >= c.match_hands
+                last = ints[r, HANDS_PLAYED] >= c.match_hands
                 over[idx] = last
                 tot = seat_ints[r, :, TOTAL]
                 unique = np.count_nonzero(tot == tot.max(axis=1, keepdims=True), axis=1) == 1
@@ -542,7 +548,7 @@ class TarocchinoGame:
             else:
                 totals = seat_ints[r][:, [0, 1], TOTAL]  # side 0 and side 1: seats 0 and 1 in every 2-side game here
                 if self.game == "quattro_scartate":
-                    res = quattro_scartate_result(totals, ints[r, HAND_NO] + 1, tie=c.tie)
+                    res = quattro_scartate_result(totals, ints[r, HANDS_PLAYED], tie=c.tie)
                 else:
                     res = game_result(totals, c.target, tie=c.tie)
                 over[idx] = res != PLAY_ON
