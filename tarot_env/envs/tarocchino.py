@@ -31,6 +31,7 @@ from tarot_env.rules.bolognese.state import (
     CONTRACT,
     CURRENT,
     DEALER,
+    DECLARED,
     DISCARDS_LEFT,
     HAND_NO,
     HAND_OF,
@@ -503,6 +504,8 @@ class TarocchinoEnv(AECEnv):
             )
             hand = self._format_hand(held)
             extra = f" tricks {int(seat_ints[seat, TRICKS])}"
+            if seat_ints[seat, DECLARED]:
+                extra += f" declared {int(seat_ints[seat, DECLARED])}"
             if self.config.match or self.config.options.get("target"):
                 extra += f" total {int(seat_ints[seat, TOTAL])}"
             lines.append(f"{marker} player_{seat:<2} {hand}{extra}")
@@ -517,6 +520,12 @@ class TarocchinoEnv(AECEnv):
             lines.append(
                 f"  trick {int(ints[TRICK_NO]) + 1}: " + ", ".join(f"player_{int(cards[PLAYED_BY, c])}: {names[c]}" for c in order)
             )
+        t = int(ints[TRICK_NO])
+        if t and phase != PH_DONE:
+            last = np.flatnonzero(cards[TRICK_OF] == t - 1)
+            order = sorted(last, key=lambda c: (int(cards[PLAYED_BY, c]) - int(s.hist[0, t - 1])) % self.num_players)
+            won = ", ".join(f"player_{int(cards[PLAYED_BY, c])}: {names[c]}" for c in order)
+            lines.append(f"  trick {t} won by player_{int(s.hist[0, t - 1])} ({won})")
         if (self._deals and "scores" in self._deals[-1]) or (len(self._deals) > 1 and "scores" in self._deals[-2]):
             last = self._deals[-1] if "scores" in self._deals[-1] else self._deals[-2]
             lines.append(f"  last hand: {last['info'].get('result')} — scores {last['scores']}")
