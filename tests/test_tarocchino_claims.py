@@ -500,6 +500,14 @@ def test_u23_partner_with_no_declaration_of_his_own(needs_own, window):
     assert (3, "declare", "no_declare") not in d.log and (3, "declare", "declare") not in d.log
 
 
+def test_declarations_off_claims_use_the_total_alone():
+    """§8.4 with `declarations=False` (the library's documented choice: a hand then declares
+    nothing, so it has no declaration to claim with): TV9 at 730 opens no window anywhere."""
+    env = tv9_env(totals=[790, 730, 790, 730], declarations=False)
+    d = Driver(env).run()
+    assert d.claim_values == [] and info(env)["result"] == "played"
+
+
 def test_dealer_window_before_pickup_uses_his_first_15_cards():
     """§8.4 step 1: the dealer looks at his first 15 cards only (Mori M1 M2 + BEG = 10): at 790 he
     may claim 800 before picking up; a claim then wins at once."""

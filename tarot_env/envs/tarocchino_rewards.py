@@ -25,7 +25,7 @@ REWARD_SCALE = {
     "mattazza": 1,
 }
 #: Mattazza's shaping divisor in the ``score`` mode (points are bad there; a hand's reward is −1 at most)
-MATTAZZA_SHAPING = 10
+MATTAZZA_SHAPING = 8  # a power of 2: the shaped rewards of a hand sum exactly
 
 
 def _same_side(end: HandEnd, seat: int) -> np.ndarray:

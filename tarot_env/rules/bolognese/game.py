@@ -215,6 +215,8 @@ class TarocchinoGame:
                 self.dealt[int(r)] = []
             if totals is not None:
                 seat_ints[rows, :, TOTAL] = totals
+                if self.game == "quindici":  # totals are rounded points; their raw reading is 10 points each (U24)
+                    seat_ints[rows, :, RAW_TOTAL] = 10 * np.asarray(totals)
         ints[rows, DEALER] = dealers
         full = seat_ints[rows, :, ACTIVE].all(axis=1)
         if full.any():  # every seat in the game: one vectorised placement
