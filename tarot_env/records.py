@@ -26,7 +26,10 @@ def replay(record: dict[str, Any], check_scores: bool = True) -> list[int]:
     if missing:
         raise ReplayError(f"the record lacks {sorted(missing)}; a record has keys env, config, deal, actions, scores")
     env = make(record["env"], **record["config"])
-    env.reset(options={"deal": record["deal"]})
+    options = {"deal": record["deal"]}
+    if "start_totals" in record:  # a hand played from given running totals (Tarocchino claims)
+        options["totals"] = record["start_totals"]
+    env.reset(options=options)
     raw = env.unwrapped
     for i, text in enumerate(record["actions"]):
         if raw.game_over:
@@ -54,8 +57,11 @@ def _replay_match(record: dict[str, Any], check_scores: bool) -> list[int]:
     if not isinstance(deals, list) or not deals or not all(isinstance(d, dict) and "deal" in d and "actions" in d for d in deals):
         raise ReplayError("a match record's 'deals' is a non-empty list of {'deal', 'actions', 'scores'} records")
     env = make(record["env"], **record["config"])
+    options = {"deals": [d["deal"] for d in deals]}
+    if "start_totals" in record:
+        options["totals"] = record["start_totals"]
     try:
-        env.reset(options={"deals": [d["deal"] for d in deals]})
+        env.reset(options=options)
     except (ValueError, TypeError) as err:
         raise ReplayError(f"the record's deals are refused: {err}") from err
     raw = env.unwrapped

@@ -144,7 +144,8 @@ class TarocchinoEnv(AECEnv):
         self._cache: dict[int, dict[str, np.ndarray]] = {}
         self._viewers = [np.array([i], dtype=np.int64) for i in range(n)]
         self._deals: list[dict[str, Any]] = []
-        self._last_record: dict[str, Any] | None = None
+        self._last_record: tuple | None = None
+        self._start_totals: list[int] | None = None
         self._shaped = np.zeros(n)
         self._tricks_seen = 0
         self._buf = np.zeros(1, dtype=np.int64)
@@ -175,6 +176,7 @@ class TarocchinoEnv(AECEnv):
             raise TypeError(f"seed must be an int or None, got {seed!r}")
         deals = self._parse_deals(options)  # checked before anything changes
         totals = self._parse_totals(options.get("totals"))
+        self._start_totals = None if totals is None else [int(x) for x in totals]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         elif self._rng is None:
@@ -388,6 +390,8 @@ class TarocchinoEnv(AECEnv):
 
     def _make_record(self, deals: list[dict[str, Any]], totals: list[int]) -> dict[str, Any]:
         head = {"env": self.metadata["name"], "config": self.config.to_dict()}
+        if self._start_totals is not None:  # the running totals the episode started from (reset option "totals")
+            head["start_totals"] = list(self._start_totals)
         if not self.config.match:
             return {**head, **self._entry_dict(deals[0])}
         last = deals[-1].get("info", {})
