@@ -24,7 +24,7 @@ REWARD_SCALE = {
     "quindici": 5,
     "mattazza": 1,
 }
-#: Mattazza's shaping divisor in the ``score`` mode (points are bad there; a hand's reward is −1 at most)
+#: Mattazza's shaping divisor (points are bad there; a hand's reward is −1, 0 or +1 in every mode)
 MATTAZZA_SHAPING = 8  # a power of 2: the shaped rewards of a hand sum exactly
 
 
@@ -83,7 +83,7 @@ def trick_reward(game: str, mode: str, value: float, winner: int, sides: np.ndar
     n = len(sides)
     if game == "mattazza":
         out = np.zeros(n)
-        out[winner] = -value / (MATTAZZA_SHAPING if mode == "score" else 5 * MATTAZZA_SHAPING)
+        out[winner] = -value / MATTAZZA_SHAPING  # every mode: a hand's reward is of the order of 1 in each
         return out
     scale = REWARD_SCALE[game] if mode != "score" else 1
     return np.where(sides == sides[winner], value, -value) / scale

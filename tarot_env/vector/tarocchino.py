@@ -59,6 +59,7 @@ class TarocchinoVectorEnv:
         self._shaped = np.zeros((self.num_envs, self.num_players))
         self._actions: list[list[list[int]]] = []
         self._scores: list[list[list[int]]] = []
+        self._last_info: dict[int, dict[str, Any]] = {}
         self._started = False
 
     # ------------------------------------------------------------------ API
@@ -89,7 +90,7 @@ class TarocchinoVectorEnv:
             self.game.start_deals(self.state, self._rows, dealers, packs)
         self._started = True
         zeros = np.zeros((self.num_envs, self.num_players))
-        return self._result(self._rows, zeros, np.zeros(self.num_envs, bool), {})
+        return self._result(self._rows, zeros, np.zeros(self.num_envs, bool), {"ended": np.zeros(0, dtype=np.int64), "hands": []})
 
     def step(self, actions: Any, rows: Any = None) -> VectorStep:
         """One action per table (the player to act's); with ``rows``, only those tables step.
@@ -142,6 +143,7 @@ class TarocchinoVectorEnv:
         r = end.row
         if self.records:
             self._scores[r].append(list(end.scores))
+            self._last_info[r] = end.info
             if not end.match_over and self.config.match and self.state.ints[r, PHASE] != PH_DONE:
                 self._actions[r].append([])
         if self.config.match and self.config.options["match_reward"] == "result":
@@ -157,7 +159,9 @@ class TarocchinoVectorEnv:
     def _shape(self, rows: np.ndarray, tricks_before: np.ndarray, hands_before: np.ndarray, rewards: np.ndarray) -> None:
         s = self.state
         t = s.ints[rows, TRICK_NO]
-        done = np.flatnonzero((t > tricks_before) & (s.ints[rows, HAND_NO] == hands_before) & (s.ints[rows, PHASE] != PH_DONE))
+        # a trick completed in the same hand (as the AEC env: the last trick of an episode is paid,
+        # a hand of a match that gave way to the next one is paid with the hand's reward)
+        done = np.flatnonzero((t > tricks_before) & (s.ints[rows, HAND_NO] == hands_before))
         if not len(done):
             return
         r = rows[done]
@@ -219,7 +223,8 @@ class TarocchinoVectorEnv:
         if not self.config.match:
             return {**head, **entries[0]}
         totals = [int(x) for x in self.state.seat_ints[row, :, TOTAL]]
-        return {**head, "deals": entries, "totals": totals}
+        last = self._last_info.get(row, {})
+        return {**head, "deals": entries, "totals": totals, "result": last.get("game_winner", last.get("match_losers"))}
 
     def _all_seats(self, rows: np.ndarray) -> np.ndarray:
         """(R, N, D): every seat's observation of ``rows``."""
