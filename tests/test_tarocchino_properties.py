@@ -31,6 +31,10 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -49,6 +53,7 @@ from tarot_env.rules.bolognese.game import TarocchinoGame
 from tarot_env.rules.bolognese.state import (
     A_CLAIM,
     A_NO_CLAIM,
+    ACTIVE,
     CONTRACT,
     CURRENT,
     DEALER,
@@ -112,17 +117,6 @@ GAMES = [
 GAME_IDS = [f"{g}-{n}" for g, n in GAMES]
 #: documented observation sizes (docs/tarocchino.md, "Observations")
 OBS_SIZE = {2: 760, 3: 1047, 4: 1334, 5: 1621, 6: 1908}
-TRICKS_PER_HAND = {
-    "ottocento": 15,
-    "quattro_scartate": 15,
-    "terziglio": 18,
-    "millone": 20,
-    "centocinquanta": 15,
-    "quindici": 15,
-    "mattazza": 10,
-}
-ALL_COUNTED = ("ottocento", "quattro_scartate", "millone", "terziglio")
-PARTNERS = ("ottocento", "quattro_scartate")
 
 
 def env_kwargs(game: str, n: int) -> dict:
@@ -228,50 +222,62 @@ def random_totals(g: TarocchinoGame, rng: np.random.Generator, batch: int) -> np
     return side[:, np.arange(n) % 2] if n == 4 else side[:, :n]
 
 
-def play_batch(game: str, n: int, seed: int, batch: int, options: dict, on_step=None):
-    """Deal ``batch`` random hands (random dealers, random totals) and play them to the end.
+def play_batch(game: str, n: int, seed: int, batch: int, options: dict, on_step=None, max_steps: int = 500):
+    """Deal ``batch`` random hands (random dealers, random totals) and play them to the end (of the
+    match, with ``episode="match"``).
 
     ``on_step(g, s, rng)`` runs after the deal and after every step. Returns the game, the final
-    state and the HandEnd of every row."""
+    state and, per row, the HandEnd of its hand (deal episodes) or the list of them (matches)."""
     g = TarocchinoGame(TarocchinoConfig.make(game, n, **options))
     rng = np.random.default_rng(seed)
     s = g.new_state(batch)
     rows = np.arange(batch)
     packs = np.argsort(rng.random((batch, NUM_CARDS)), axis=1)
     totals = random_totals(g, rng, batch)
-    ends = {e.row: e for e in g.start_deals(s, rows, rng.integers(n, size=batch), packs, totals=totals)}
+    ends: dict[int, list] = {}
+    for e in g.start_deals(s, rows, rng.integers(n, size=batch), packs, totals=totals):
+        ends.setdefault(e.row, []).append(e)
     if on_step:
         on_step(g, s, rng)
-    for _ in range(500):
+    for _ in range(max_steps):
         active = np.flatnonzero(s.ints[:, PHASE] != PH_DONE)
         if not len(active):
             assert sorted(ends) == list(range(batch))
-            return g, s, ends
+            if g.config.match:
+                return g, s, ends
+            assert all(len(v) == 1 for v in ends.values())
+            return g, s, {r: v[0] for r, v in ends.items()}
         for e in g.step(s, active, random_actions(s, active, rng), rng):
-            assert e.row not in ends
-            ends[e.row] = e
+            ends.setdefault(e.row, []).append(e)
         if on_step:
             on_step(g, s, rng)
     raise AssertionError("hands did not end")
 
 
 def dealt_counts(g: TarocchinoGame, s) -> np.ndarray:
-    """(B, N) the cards each seat has received so far: its deal (the dealer's last 2 included),
-    Millone's second deal once dealt, a Terziglio soloist's Pozzo once taken."""
-    n = s.seat_ints.shape[1]
-    dest = g.dest
-    offset = (np.arange(n)[None, :] - s.ints[:, DEALER][:, None] - 1) % n
-    out = np.array(dest.hand_sizes)[offset]
-    if g.game == "millone":
-        dealt2 = s.ints[:, DISCARD_STAGE] >= 2
-        out = out + np.where(dealt2[:, None], np.array(dest.second_sizes)[offset], 0)
-    if g.game == "terziglio":
-        su = s.ints[:, CONTRACT] == SU
-        out = out + np.where(su[:, None] & (np.arange(n)[None, :] == s.ints[:, SOLOIST][:, None]), 8, 0)
+    """(B, N) the cards each seat has received so far in this hand: its deal (the dealer's last 2
+    included), Millone's second deal once dealt, a Terziglio soloist's Pozzo once taken; 0 for a
+    seat out of a Mattazza match. Offsets count from the dealer's right among the seats still in."""
+    B, n = s.seat_ints.shape[:2]
+    out = np.zeros((B, n), dtype=np.int64)
+    for r in range(B):
+        if s.ints[r, PHASE] == PH_DONE:
+            continue
+        active = g.active_seats(s, r)
+        k = len(active)
+        dest = g.destinations(k)
+        pos = active.index(int(s.ints[r, DEALER]))
+        for i, seat in enumerate(active):
+            offset = (i - pos - 1) % k
+            out[r, seat] = dest.hand_sizes[offset]
+            if g.game == "millone" and s.ints[r, DISCARD_STAGE] >= 2:
+                out[r, seat] += dest.second_sizes[offset]
+        if g.game == "terziglio" and s.ints[r, CONTRACT] == SU:
+            out[r, int(s.ints[r, SOLOIST])] += 8
     return out
 
 
-def assert_cards_in_one_place(g: TarocchinoGame, s, rng=None) -> None:
+def assert_cards_in_one_place(g: TarocchinoGame, s) -> None:
     """Every card is in exactly one place, with the owner rows that place implies; the counts per
     seat and per place add up (§4, §5.2–5.3, §10.3, §11, §12, §14.2)."""
     c = s.cards
@@ -314,8 +320,10 @@ def assert_cards_in_one_place(g: TarocchinoGame, s, rng=None) -> None:
         assert (is_[PL_POZZO].sum(axis=1) == np.where(taken, 0, 8)).all()
     elif game == "millone":
         assert (is_[PL_SECOND].sum(axis=1) == np.where(ints[:, DISCARD_STAGE] >= 2, 0, 20)).all()
-    elif game in ("centocinquanta", "quindici", "mattazza"):
-        assert (is_[PL_OUT].sum(axis=1) == NUM_CARDS - TRICKS_PER_HAND[game] * n - (2 if game != "mattazza" else 0)).all()
+    elif game in ("centocinquanta", "quindici"):
+        assert (is_[PL_OUT].sum(axis=1) == NUM_CARDS - 32).all()
+    elif game == "mattazza":
+        assert (is_[PL_OUT].sum(axis=1) == NUM_CARDS - 10 * ints[:, N_ACTIVE]).all()
     # per seat, until the hand is scored: held + discarded + played + still to come = dealt
     live = phase != PH_DONE
     seats = np.arange(n)[None, :, None]
@@ -329,7 +337,7 @@ def assert_cards_in_one_place(g: TarocchinoGame, s, rng=None) -> None:
     playing = (phase == PH_PLAY) | (phase == PH_DECLARE) | ((phase == PH_CLAIM) & (ints[:, WINDOW] == W_FIRST_TURN))
     on_table = (is_[PL_TABLE][:, None, :] & (played_by[:, None, :] == seats)).sum(axis=2)
     in_hand = (is_[PL_HAND][:, None, :] & (hand_of[:, None, :] == seats)).sum(axis=2)
-    left = g.num_tricks - ints[:, TRICK_NO][:, None] - on_table
+    left = np.where(s.seat_ints[:, :, ACTIVE] == 1, g.num_tricks - ints[:, TRICK_NO][:, None] - on_table, 0)
     np.testing.assert_array_equal(in_hand[playing], left[playing])
     # a played hand is over: no card in any hand
     played_out = (phase == PH_GIVE) | ((phase == PH_DONE) & (ints[:, RESULT] == RS_PLAYED))
@@ -374,11 +382,30 @@ def test_every_card_is_in_exactly_one_place_at_every_step(game, n, seed, data):
     play_batch(game, n, seed, 48, options, on_step=check)
 
 
+@pytest.mark.parametrize(("game", "n"), GAMES, ids=GAME_IDS)
+@settings(max_examples=2, deadline=None)
+@given(seed=SEEDS, data=st.data())
+def test_every_card_is_in_exactly_one_place_in_matches(game, n, seed, data):
+    """The same checks through whole matches (``episode="match"``): each new hand is dealt cleanly
+    from the cards of the last (§5.5 the next dealer, §10.7, §14.6: players out of a Mattazza
+    match get no cards), until the match ends; Terziglio settlements add up to zero."""
+    options = data.draw(rule_options(game, n)) | {"episode": "match"}
+    if game == "mattazza":
+        options["target"] = data.draw(st.sampled_from((2, 3)))  # matches of a reasonable length
+
+    def check(g, s, rng):
+        assert_cards_in_one_place(g, s)
+        assert_piles_follow_the_tricks(g, s)
+
+    _, s, ends = play_batch(game, n, seed, 4, options, on_step=check, max_steps=20_000)
+    for r, hand_ends in ends.items():
+        assert hand_ends[-1].match_over or int(s.ints[r, RESULT]) in (RS_CLAIMED, RS_WRONG_CLAIM)
+        if game == "terziglio":
+            assert int(s.seat_ints[r, :, TOTAL].sum()) == 0
+            assert [int(x) for x in s.seat_ints[r, :, TOTAL]] == list(np.sum([e.scores for e in hand_ends], axis=0))
+
+
 # --------------------------------------------------------------------------- the end of a hand
-def side_map(g: TarocchinoGame, s, r: int) -> np.ndarray:
-    return g.sides(s, r)
-
-
 def recount_cards(g: TarocchinoGame, s, r: int, info: dict) -> np.ndarray:
     """Each side's (Mattazza: player's) card points recounted from the final piles: §3.2 groups
     (pairs Σv − N/2; Mattazza Σv − N + N/n), the Pozzo of a "di mio" hand to the last trick's
@@ -392,7 +419,7 @@ def recount_cards(g: TarocchinoGame, s, r: int, info: dict) -> np.ndarray:
             N = int(mine.sum())
             out[p] = VALUE[mine].sum() - N + N / n
         return out
-    sides = side_map(g, s, r)
+    sides = g.sides(s, r)
     owner = np.where(c[PILE_OF] >= 0, sides[np.maximum(c[PILE_OF], 0)], -1)
     if g.game == "terziglio":
         owner[c[PLACE] == PL_POZZO] = sides[int(s.ints[r, LAST_WINNER])]
@@ -448,7 +475,7 @@ def check_hand_end(g: TarocchinoGame, s, end) -> None:
             losers = np.flatnonzero(tricks == 0)
         assert info["losers"] == losers.tolist()
         return
-    sides = side_map(g, s, r)
+    sides = g.sides(s, r)
     expected_last = np.zeros(2)
     expected_last[sides[lw]] = 6
     np.testing.assert_array_equal(last, expected_last)
@@ -533,8 +560,11 @@ def swap_cards(s, r: int, x: int, y: int) -> None:
 
 
 def place_key(s, r: int, x: int) -> tuple:
+    """Where card ``x`` is, as the oracle tells places apart (a dealer's unpicked last cards are
+    part of his hand there)."""
     c = s.cards[r]
-    return (int(c[PLACE, x]), int(c[HAND_OF, x]), int(c[PILE_OF, x]))
+    place = int(c[PLACE, x])
+    return (PL_HAND if place == PL_EXTRA else place, int(c[HAND_OF, x]), int(c[PILE_OF, x]))
 
 
 class LeakChecker:
@@ -770,6 +800,53 @@ def test_compiled_step_matches_python(game, n, seed, data):
             engine.step_row_py(*slow.blocks, int(r), int(a), g.opts)
         g._settle(slow, active, None)
     raise AssertionError("hands did not end")
+
+
+#: run in this process (numba) and in a subprocess with TAROT_ENV_JIT=0 (the plain-Python reference)
+TRACE_CODE = """
+import json, sys
+import numpy as np
+import tarot_env
+
+def trace(env_id, kwargs, seed):
+    env = tarot_env.make(env_id, oracle=True, **kwargs)
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    rng = np.random.default_rng(seed)
+    views = []
+    while not raw.game_over:
+        for agent in env.possible_agents:
+            o = raw.observe(agent)
+            views.append(np.concatenate([o["observation"], o["oracle"], o["action_mask"]]).tolist())
+        env.step(int(rng.choice(raw.legal_actions())))
+    return {"views": views, "record": raw.record()}
+
+CASES = [("ottocento_v0", {}, 3), ("terziglio_v0", {}, 4), ("millone_v0", {}, 5), ("mattazza_v0", {"num_players": 6}, 6)]
+if __name__ == "__main__":
+    json.dump([trace(*case) for case in CASES], open(sys.argv[1], "w"))
+"""
+
+
+def test_plain_python_fallback_matches_compiled(tmp_path):
+    """_jit.py: without numba (``TAROT_ENV_JIT=0``) the plain-Python kernels are the reference and
+    must give the same game: the same observations, oracles and masks at every step of seeded
+    random hands (Ottocento, Terziglio, Millone, Mattazza with 6), and the same records."""
+    out = tmp_path / "plain.json"
+    env = dict(os.environ, TAROT_ENV_JIT="0")
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-W", "error::RuntimeWarning", "-c", TRACE_CODE, str(out)], env=env, cwd=root, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    plain = json.loads(out.read_text())
+    namespace: dict = {}
+    exec(TRACE_CODE, namespace)
+    compiled = [namespace["trace"](*case) for case in namespace["CASES"]]
+    for case, a, b in zip(namespace["CASES"], compiled, plain):
+        assert a["record"] == b["record"], case
+        assert len(a["views"]) == len(b["views"]), case
+        for k, (x, y) in enumerate(zip(a["views"], b["views"])):
+            assert x == y, f"{case}: view {k} differs"
 
 
 def test_current_player_is_the_agent_selection():

@@ -77,6 +77,7 @@ class Deal:
     config: dict = field(default_factory=dict)
     totals: list[int] | None = None
     piles: dict = field(default_factory=dict)  # card -> the seat whose pile holds it at the end
+    rewards: list[float] | None = None  # reward="score" (docs): own side − other side; settlement; −1 a Mattazza loser
 
     def deal(self) -> dict:
         return {"dealer": self.dealer, "hands": [h.split() for h in self.hands], "rest": self.rest.split()}
@@ -138,6 +139,7 @@ OTTOCENTO = Deal(
         "JS 6B JB 8B",
     ),
     scores=[1054, 30, 1054, 30],
+    rewards=[1024, -1024, 1024, -1024],  # 1054 − 30
     points={
         "cards": [87, 0],
         "last_trick": [6, 0],
@@ -155,7 +157,7 @@ OTTOCENTO = Deal(
 # =====================================================================================
 # Dealer seat 3 discards QC QD (his last 2). Seat 0 leads.
 # Tricks 1-11: seat 0 leads ANG..T10; seat 2 answers T9..BEG, then (void) JS; seat 1 covers the
-# Matto in trick 1 (won by seat 0: the Matto's trick goes to the other side). Tricks 12-15:
+# Matto in trick 1, which seat 0 wins: the Matto's trick goes to the other side. Tricks 12-15:
 #   12  KS 10S QS 8S  -> seat 0 (KS)
 #   13  6C KC 7C 8C   -> seat 1 (KC; Coppe K Q N J A 6 7 8 9 10)
 #   14  KD 6D 7D 8D   -> seat 1 (seat 1 leads; KD)
@@ -209,6 +211,7 @@ QUATTRO_SCARTATE = Deal(
         "AB KB 6B 7B",
     ),
     scores=[656, 43, 656, 43],
+    rewards=[613, -613, 613, -613],  # 656 − 43
     points={
         "cards": [64, 23],
         "last_trick": [6, 0],
@@ -271,6 +274,7 @@ TERZIGLIO_SU = Deal(
         "QC QD 10S",
     ),
     scores=[-206, 103, 103],
+    rewards=[-206, 103, 103],  # the settlement
     points={  # side 0 = the soloist, side 1 = the opponents
         "cards": [0, 87],
         "last_trick": [0, 6],
@@ -342,6 +346,7 @@ TERZIGLIO_DI_MIO = Deal(
         "NS AS 10S",
     ),
     scores=[-142, -142, 284],
+    rewards=[-142, -142, 284],
     points={
         "cards": [60.5, 26.5],
         "last_trick": [6, 0],
@@ -414,6 +419,7 @@ MILLONE = Deal(
         "KD KC",
     ),
     scores=[422, 236],
+    rewards=[186, -186],  # 422 − 236
     points={
         "cards": [49, 38],
         "last_trick": [0, 6],
@@ -469,6 +475,7 @@ CENTOCINQUANTA = Deal(
         "AB 10B",
     ),
     scores=[50, 62],
+    rewards=[-12, 12],
     points={
         "cards": [15, 21],
         "last_trick": [0, 6],
@@ -515,6 +522,7 @@ QUINDICI = Deal(
         "AB 10B",
     ),
     scores=[6, 4],
+    rewards=[2, -2],  # rounded points
     points={
         "cards": [21, 20],
         "last_trick": [6, 0],
@@ -568,6 +576,7 @@ MATTAZZA_3 = Deal(
         "NB 8B AB",
     ),
     scores=[55, 15, 6],
+    rewards=[-1, 0, 0],  # −1 for the loser
     points={
         "cards": [24, 15, 6],
         "last_trick": [6, 0, 0],
@@ -621,6 +630,7 @@ MATTAZZA_5 = Deal(
         "T12 MON MAT LUN T15",
     ),
     scores=[64, 64, 5, 15, 0],
+    rewards=[0, 0, 0, 0, -1],
     points={
         "cards": [24, 24, 5, 9, 0],
         "last_trick": [0, 0, 0, 6, 0],
@@ -655,6 +665,7 @@ OTTOCENTO_CLAIM = Deal(
     rest="",
     actions=acts("d:8D d:9D claim"),
     scores=[80, 0, 80, 0],
+    rewards=[80, -80, 80, -80],
     info={"result": "claimed", "claimer": 0, "claim_value": 810, "game_winner": 0},
 )
 
@@ -718,6 +729,7 @@ def test_hand_worked_scores(d):
     for name, seat in d.piles.items():
         assert int(raw.state.cards[0, PILE_OF, card(name)]) == seat, f"{name} is in {raw.state.cards[0, PILE_OF, card(name)]}'s pile"
     assert raw.hands_played() == [d.scores]
+    assert [raw._cumulative_rewards[a] for a in env.possible_agents] == d.rewards
 
 
 @pytest.mark.parametrize("d", PLAYED, ids=lambda d: d.name)
@@ -845,7 +857,7 @@ def test_match_record_replays():
     assert record["env"] == "quattro_scartate_v0"
     assert record["config"].get("episode") == "match"
     played = raw.hands_played()
-    assert len(record["deals"]) == len(played) >= 4
+    assert len(record["deals"]) == len(played) == 4  # tie="draw" (U10 default): exactly 4 hands
     assert [d["scores"] for d in record["deals"]] == played
     assert sum(len(d["actions"]) for d in record["deals"]) == steps
     totals = [sum(h[s] for h in played) for s in range(4)]

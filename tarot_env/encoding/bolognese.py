@@ -149,7 +149,7 @@ _bits = njit(_bits_py) or _bits_py
 
 def _rel_py(seat, viewer, n):
     """The seat relative to the viewer (0 = the viewer), without a modulo in the hot loop."""
-    r = seat - viewer
+    r = int(seat) - int(viewer)  # the card rows are int8: compute in full ints
     return r + n if r < 0 else r
 
 
