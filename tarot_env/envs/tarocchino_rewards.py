@@ -28,38 +28,43 @@ REWARD_SCALE = {
 MATTAZZA_SHAPING = 8  # a power of 2: the shaped rewards of a hand sum exactly
 
 
-def _same_side(end: HandEnd, seat: int) -> np.ndarray:
-    return end.sides == end.sides[seat]
-
-
 def hand_reward(game: str, mode: str, target: int, end: HandEnd) -> np.ndarray:
     """(N,) each seat's reward for one finished hand (before shaping is subtracted)."""
-    n = len(end.scores)
+    return hand_rewards(game, mode, target, [end])[0]
+
+
+def hand_rewards(game: str, mode: str, target: int, ends: list[HandEnd]) -> np.ndarray:
+    """(E, N) each seat's reward for each of the finished hands ``ends`` (before shaping is subtracted)."""
+    scores = np.array([e.scores for e in ends], dtype=float)
+    E, n = scores.shape
+    sides = np.stack([e.sides for e in ends])
+    result = np.array([e.result for e in ends])
     scale = REWARD_SCALE[game] if mode == "normalised" else 1
-    if end.result == "thrown_in":
-        return np.zeros(n)
     if game == "mattazza":
-        losers = np.zeros(n, dtype=bool)
-        losers[end.info.get("losers", [])] = True
+        losers = np.zeros((E, n), dtype=bool)
+        for i, e in enumerate(ends):
+            losers[i, e.info.get("losers", [])] = True
         if mode == "win_loss":
-            return np.where(end.active, np.where(losers, -1.0, 1.0), 0.0)
-        return -losers.astype(float)
-    if end.result in ("claimed", "wrong_claim"):
-        mine = _same_side(end, end.info["claimer"])
-        sign = np.where(mine, 1.0, -1.0) * (1.0 if end.result == "claimed" else -1.0)
-        if mode == "win_loss":
-            return sign
-        if end.result == "wrong_claim":
-            return sign * target / scale
-    scores = np.asarray(end.scores, dtype=float)
-    if game == "terziglio":
-        values = scores
-    else:  # own side's hand score minus the other side's (partners hold equal scores)
-        other = np.array([scores[end.sides != end.sides[s]][0] for s in range(n)])
-        values = scores - other
-    if mode == "win_loss":
-        return np.sign(values)
-    return values / scale
+            out = np.where(np.stack([e.active for e in ends]), np.where(losers, -1.0, 1.0), 0.0)
+        else:
+            out = -losers.astype(float)
+    else:
+        if game == "terziglio":
+            values = scores
+        else:  # own side's hand score minus the other side's (partners hold equal scores)
+            side_score = np.zeros((E, 2))
+            np.put_along_axis(side_score, sides, scores, axis=1)  # partners write the same value
+            values = scores - np.take_along_axis(side_score, 1 - sides, axis=1)
+        out = np.sign(values) if mode == "win_loss" else values / scale
+        for i in np.flatnonzero((result == "claimed") | (result == "wrong_claim")):
+            e = ends[i]
+            sign = np.where(sides[i] == sides[i, e.info["claimer"]], 1.0, -1.0) * (1.0 if e.result == "claimed" else -1.0)
+            if mode == "win_loss":
+                out[i] = sign
+            elif e.result == "wrong_claim":
+                out[i] = sign * target / scale
+    out[result == "thrown_in"] = 0.0
+    return out
 
 
 def match_reward(game: str, end: HandEnd) -> np.ndarray:

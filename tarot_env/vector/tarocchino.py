@@ -16,7 +16,7 @@ import numpy as np
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
 from tarot_env.encoding.bolognese import TarocchinoEncoder
 from tarot_env.envs.tarocchino import TarocchinoEnv, action_to_string, string_to_action
-from tarot_env.envs.tarocchino_rewards import hand_reward, match_reward, trick_reward
+from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_reward
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.game import HandEnd
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO, TRICK_OF
@@ -115,9 +115,9 @@ class TarocchinoVectorEnv:
         rewards = np.zeros((len(rows), self.num_players))
         if self.shaping:
             self._shape(rows, tricks_before, hands_before, rewards)
-        position = {int(r): i for i, r in enumerate(rows)} if ends else {}
-        for end in ends:
-            rewards[position[end.row]] += self._hand_end(end)
+        if ends:
+            position = {r: i for i, r in enumerate(rows.tolist())}
+            rewards[[position[e.row] for e in ends]] += self._hand_ends(ends)
         done = np.flatnonzero(s.ints[rows, PHASE] == PH_DONE)
         ended = rows[done]
         infos: dict[str, Any] = {"ended": ended, "hands": ends}
@@ -125,7 +125,8 @@ class TarocchinoVectorEnv:
         if len(ended):
             terminations[done] = True
             infos["scores"] = s.scores[ended].copy()
-            infos["results"] = [self._last_result(ends, int(r)) for r in ended]
+            last = {e.row: e.result for e in ends}
+            infos["results"] = [last[r] for r in ended.tolist()]
             infos["final_observations"] = self._all_seats(ended)
             if self.records:
                 infos["records"] = [self._record(int(r)) for r in ended]
@@ -136,24 +137,26 @@ class TarocchinoVectorEnv:
     string_to_action = staticmethod(string_to_action)
 
     # ------------------------------------------------------------------ helpers
-    def _last_result(self, ends: list[HandEnd], row: int) -> str:
-        return next(e.result for e in reversed(ends) if e.row == row)
-
-    def _hand_end(self, end: HandEnd) -> np.ndarray:
-        r = end.row
+    def _hand_ends(self, ends: list[HandEnd]) -> np.ndarray:
+        """(E, N) the rewards the hands ``ends`` pay (minus what shaping paid), one hand per row."""
+        rows = np.array([e.row for e in ends])
         if self.records:
-            self._scores[r].append(list(end.scores))
-            self._last_info[r] = end.info
-            if not end.match_over and self.config.match and self.state.ints[r, PHASE] != PH_DONE:
-                self._actions[r].append([])
+            for e in ends:
+                self._scores[e.row].append(list(e.scores))
+                self._last_info[e.row] = e.info
+                if not e.match_over and self.config.match and self.state.ints[e.row, PHASE] != PH_DONE:
+                    self._actions[e.row].append([])
         if self.config.match and self.config.options["match_reward"] == "result":
-            if not end.match_over:
-                return np.zeros(self.num_players)
-            reward = match_reward(self.game_name, end)
+            reward = np.zeros((len(ends), self.num_players))
+            for i, e in enumerate(ends):
+                if e.match_over:
+                    reward[i] = match_reward(self.game_name, e)
+            paid = np.array([e.match_over for e in ends])
         else:
-            reward = hand_reward(self.game_name, self.reward_mode, self.config.options.get("target", 0), end)
-        reward = reward - self._shaped[r]
-        self._shaped[r] = 0.0
+            reward = hand_rewards(self.game_name, self.reward_mode, self.config.options.get("target", 0), ends)
+            paid = np.ones(len(ends), dtype=bool)
+        reward[paid] -= self._shaped[rows[paid]]
+        self._shaped[rows[paid]] = 0.0
         return reward
 
     def _shape(self, rows: np.ndarray, tricks_before: np.ndarray, hands_before: np.ndarray, rewards: np.ndarray) -> None:

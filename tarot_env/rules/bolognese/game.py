@@ -347,9 +347,9 @@ class TarocchinoGame:
         sides = self._sides(state, rows)
         active = seat_ints[rows, :, ACTIVE] == 1
         over, next_dealer = self._after_hands(state, rows, result, scores, infos)
+        score_list, over_list = scores.tolist(), over.tolist()
         ends = [
-            HandEnd(int(r), infos[i]["result"], scores[i].tolist(), infos[i], bool(over[i]), sides[i], active[i])
-            for i, r in enumerate(rows)
+            HandEnd(r, infos[i]["result"], score_list[i], infos[i], over_list[i], sides[i], active[i]) for i, r in enumerate(rows.tolist())
         ]
         finished = over | (not self.config.match)
         done = rows[finished]
@@ -457,8 +457,8 @@ class TarocchinoGame:
                 poste_rounding=o["poste_rounding"], odd_pile=o["odd_pile"],
                 keep_capotted_declarations=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"], **common,
             )  # fmt: skip
-            for i, info in enumerate(infos):
-                info.update(_breakdown(res.hand, i))
+            for i, (info, parts) in enumerate(zip(infos, _breakdowns(res.hand))):
+                info.update(parts)
                 info.update(
                     soloist=int(ints[rows[i], SOLOIST]), contract=("su", "di_mio")[int(contract[i]) - 1],
                     soloist_won=bool(res.soloist_won[i]), winner_points=int(res.winner_points[i]), poste=int(res.poste[i]),
@@ -473,8 +473,8 @@ class TarocchinoGame:
                 keep_capotted_declarations=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"], **common,
             )  # fmt: skip
             side_scores = hs.total
-            for i, info in enumerate(infos):
-                info.update(_breakdown(hs, i))
+            for info, parts in zip(infos, _breakdowns(hs)):
+                info.update(parts)
             if self.game == "quindici":
                 for i, info in enumerate(infos):
                     info["raw"] = [int(x) for x in side_scores[i]]
@@ -492,8 +492,8 @@ class TarocchinoGame:
             pos = np.searchsorted(active, lw)
             res = mattazza_hand(piles[idx][:, active], tricks[idx][:, active], pos, full_count=o["full_count"], **common)
             out[idx[:, None], active[None, :]] = res.hand.total
-            for j, i in enumerate(idx):
-                infos[i].update(_breakdown(res.hand, j))
+            for j, (i, parts) in enumerate(zip(idx, _breakdowns(res.hand))):
+                infos[i].update(parts)
                 infos[i]["losers"] = [int(active[s]) for s in np.flatnonzero(res.losers[j])]
         return out
 
@@ -555,20 +555,23 @@ class TarocchinoGame:
                     res = game_result(totals, c.target, tie=c.tie)
                 over[idx] = res != PLAY_ON
                 winner[idx] = res
+        totals_list = seat_ints[rows, :, TOTAL].tolist()
         for i in range(R):
-            infos[i]["totals"] = [int(x) for x in seat_ints[rows[i], :, TOTAL]]
+            infos[i]["totals"] = totals_list[i]
             if over[i] and self.game != "mattazza":
                 infos[i]["game_winner"] = "draw" if winner[i] == DRAW else int(winner[i])
                 ints[rows[i], GAME_WINNER] = winner[i]
         return over & c.match, next_dealer
 
 
-def _breakdown(hs, row: int, seats: np.ndarray | None = None) -> dict[str, Any]:
-    """The parts of a hand score (by side, or by seat in Mattazza), as ints; half-points halved."""
+def _breakdowns(hs) -> list[dict[str, Any]]:
+    """The parts of each row's hand score (by side, or by seat in Mattazza) as plain numbers;
+    half-points (Terziglio) as halves."""
     k = hs.scale
-    parts = {}
+    columns = {}
     for name in ("cards", "last_trick", "combinations", "declarations", "bonus", "total"):
-        v = getattr(hs, name)[row]
-        parts[name] = [x / k if k > 1 else int(x) for x in v.tolist()]
-    parts["capotted"] = [bool(x) for x in hs.capotted[row]]
-    return {"points": parts}
+        v = getattr(hs, name)
+        columns[name] = (v / k).tolist() if k > 1 else v.tolist()
+    columns["capotted"] = hs.capotted.tolist()
+    names = list(columns)
+    return [{"points": dict(zip(names, row))} for row in zip(*columns.values())]
