@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarot_env._jit import njit
+from tarot_env.cards.bolognese import BEGATO as FIRST_TRUMP
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, IS_SCARTINO, MATTO, NUM_CARDS
 from tarot_env.cards.deck import TRUMP_SUIT
 from tarot_env.rules.bolognese.state import (
@@ -38,6 +39,7 @@ from tarot_env.rules.bolognese.state import (
     AB_PLAY,
     ACTIVE,
     ANSWERS,
+    BEST_CARD,
     BEST_SEAT,
     BEST_STR,
     BIDDER,
@@ -121,6 +123,7 @@ from tarot_env.rules.bolognese.state import (
     SOLOIST,
     SPEAKER,
     STAGE,
+    TC0,
     TOTAL,
     TRICK_NO,
     TRICK_OF,
@@ -232,79 +235,69 @@ def _set_legal_py(ints, seat_ints, cards, legal, b, opts):
                     legal[b, AB_GIVE + c] = True
 
 
-def _is_trump_for_duty_py(c, opts):
-    # U19: the duty to trump concerns the 21 numbered trumps; the Matto only with the option
-    return SUIT[c] == TRUMP_SUIT or (c == MATTO and opts[O_MATTO_IS_TRUMP] == 1)
+def _held_py(cards, b, p, c):
+    return cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND
 
 
-_is_trump_for_duty = njit(_is_trump_for_duty_py) or _is_trump_for_duty_py
+_held = njit(_held_py) or _held_py
 
 
 def _legal_plays_py(ints, cards, legal, b, p, opts):
     """§4.2: follow the suit led; void, trump; a trump led is answered with a trump; nobody
     must beat or over-trump (U1, unless ``must_overtrump``); the Matto may be covered at any
-    turn (§2.4). Leading: any card (U2: the Matto only where allowed)."""
+    turn (§2.4). Leading: any card (U2: the Matto only where allowed).
+
+    The Bolognese ids put each suit in one range (``suit * 10`` to ``suit * 10 + 9``), the
+    trumps at 40..60 and the Matto at 61 (cards/bolognese.py), so only the ranges that
+    matter are read."""
     base = AB_PLAY
     led = ints[b, LEAD_SUIT]
     if ints[b, TRICK_SIZE] == 0 or led < 0:  # leading, or only the Matto is on the table
         n_held = 0
         for c in range(NUM_CARDS):
-            if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND:
+            if _held(cards, b, p, c):
                 legal[b, base + c] = True
                 n_held += 1
         if ints[b, TRICK_SIZE] == 0 and opts[O_MATTO_LEAD] == 0 and n_held > 1:
             legal[b, base + MATTO] = False  # U2 "never led": unless it is the last card
         return
+    matto_trump = opts[O_MATTO_IS_TRUMP] == 1 and _held(cards, b, p, MATTO)  # U19's alternative
+    has_trump = matto_trump
+    for c in range(FIRST_TRUMP, MATTO):
+        if _held(cards, b, p, c):
+            has_trump = True
+            break
     has_suit = False
-    has_trump = False
-    for c in range(NUM_CARDS):
-        if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND:
-            if SUIT[c] == led:
-                has_suit = True
-            if _is_trump_for_duty(c, opts):
-                has_trump = True
     if led == TRUMP_SUIT:
         has_suit = has_trump
-    must_beat = False
-    if opts[O_MUST_OVERTRUMP] == 1 and has_trump and (led == TRUMP_SUIT or not has_suit):
-        # U1's alternative: a trump played must beat the trumps in the trick when it can
-        top = ints[b, BEST_STR] if SUIT[_best_card(cards, b, ints)] == TRUMP_SUIT else -1
-        for c in range(NUM_CARDS):
-            if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND and SUIT[c] == TRUMP_SUIT:
-                if STRENGTH[c] > top or (STRENGTH[c] == MORO_STRENGTH and top == MORO_STRENGTH):
-                    must_beat = True
-        if must_beat:
-            for c in range(NUM_CARDS):
-                if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND and SUIT[c] == TRUMP_SUIT:
-                    if STRENGTH[c] > top or (STRENGTH[c] == MORO_STRENGTH and top == MORO_STRENGTH):
+    else:
+        for c in range(10 * led, 10 * led + 10):
+            if _held(cards, b, p, c):
+                has_suit = True
+                legal[b, base + c] = True
+    if not has_suit or led == TRUMP_SUIT:
+        if has_trump:
+            top = ints[b, BEST_STR] if SUIT[ints[b, BEST_CARD]] == TRUMP_SUIT else -1
+            must_beat = False
+            if opts[O_MUST_OVERTRUMP] == 1:  # U1's alternative: a trump played must beat the trumps in the trick when it can
+                for c in range(FIRST_TRUMP, MATTO):
+                    if _held(cards, b, p, c) and (STRENGTH[c] > top or (STRENGTH[c] == MORO_STRENGTH and top == MORO_STRENGTH)):
+                        must_beat = True
+                        break
+            for c in range(FIRST_TRUMP, MATTO):
+                if _held(cards, b, p, c):
+                    if not must_beat or STRENGTH[c] > top or (STRENGTH[c] == MORO_STRENGTH and top == MORO_STRENGTH):
                         legal[b, base + c] = True
-    if not must_beat:
-        for c in range(NUM_CARDS):
-            if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND:
-                if has_suit:
-                    ok = SUIT[c] == led
-                elif has_trump:
-                    ok = _is_trump_for_duty(c, opts)
-                else:
-                    ok = True
-                if ok:
+            if matto_trump and not must_beat:
+                legal[b, base + MATTO] = True
+        else:
+            for c in range(NUM_CARDS):
+                if _held(cards, b, p, c):
                     legal[b, base + c] = True
-    if cards[b, HAND_OF, MATTO] == p and cards[b, PLACE, MATTO] == PL_HAND:
+    if _held(cards, b, p, MATTO):
         legal[b, base + MATTO] = True
 
 
-def _best_card_py(cards, b, ints):
-    """The card now winning the row's trick (BEST_SEAT's card in it), -1 if none."""
-    s = ints[b, BEST_SEAT]
-    if s < 0:
-        return -1
-    for c in range(NUM_CARDS):
-        if cards[b, PLACE, c] == PL_TABLE and cards[b, PLAYED_BY, c] == s and c != MATTO:
-            return c
-    return -1
-
-
-_best_card = njit(_best_card_py) or _best_card_py
 _legal_plays = njit(_legal_plays_py) or _legal_plays_py
 _set_legal = njit(_set_legal_py) or _set_legal_py
 
@@ -479,6 +472,7 @@ def start_play_py(ints, seat_ints, cards, legal, b, opts):
     ints[b, LEAD_SUIT] = -1
     ints[b, BEST_SEAT] = -1
     ints[b, BEST_STR] = -1
+    ints[b, BEST_CARD] = -1
     _begin_turn(ints, seat_ints, b, opts)
     _set_legal(ints, seat_ints, cards, legal, b, opts)
 
@@ -493,13 +487,13 @@ def _end_trick_py(ints, seat_ints, cards, hist, b, opts):
     t = ints[b, TRICK_NO]
     w = ints[b, BEST_SEAT]
     last = t == opts[O_TRICKS] - 1
-    for c in range(NUM_CARDS):
-        if cards[b, PLACE, c] == PL_TABLE:
-            cards[b, PLACE, c] = PL_PILE
-            if c == MATTO and not (last and opts[O_MATTO_LAST_LOST] == 1):
-                cards[b, PILE_OF, c] = cards[b, PLAYED_BY, c]
-            else:
-                cards[b, PILE_OF, c] = w
+    for k in range(ints[b, TRICK_SIZE]):
+        c = ints[b, TC0 + k]
+        cards[b, PLACE, c] = PL_PILE
+        if c == MATTO and not (last and opts[O_MATTO_LAST_LOST] == 1):
+            cards[b, PILE_OF, c] = cards[b, PLAYED_BY, c]
+        else:
+            cards[b, PILE_OF, c] = w
     if ints[b, MATTO_TRICK] == t:
         ints[b, MATTO_WINNER] = w
         if last and opts[O_MATTO_LAST_LOST] == 1:
@@ -511,6 +505,7 @@ def _end_trick_py(ints, seat_ints, cards, hist, b, opts):
     ints[b, LEAD_SUIT] = -1
     ints[b, BEST_SEAT] = -1
     ints[b, BEST_STR] = -1
+    ints[b, BEST_CARD] = -1
     ints[b, LEADER] = w
     ints[b, CURRENT] = w
     if not last:
@@ -545,6 +540,7 @@ def _play_py(ints, seat_ints, cards, hist, b, c, opts):
     cards[b, PLACE, c] = PL_TABLE
     cards[b, PLAYED_BY, c] = p
     cards[b, TRICK_OF, c] = t
+    ints[b, TC0 + ints[b, TRICK_SIZE]] = c
     if c == MATTO:  # covered (§2.4): no suit, never wins
         ints[b, MATTO_SEAT] = p
         ints[b, MATTO_TRICK] = t
@@ -555,17 +551,19 @@ def _play_py(ints, seat_ints, cards, hist, b, c, opts):
             ints[b, LEAD_SUIT] = s  # the Carta Dominante (after a led Matto, the next card: U2)
             ints[b, BEST_SEAT] = p
             ints[b, BEST_STR] = k
+            ints[b, BEST_CARD] = c
         else:
-            best = _best_card(cards, b, ints)
-            best_trump = SUIT[best] == TRUMP_SUIT
+            best_trump = SUIT[ints[b, BEST_CARD]] == TRUMP_SUIT
             if s == TRUMP_SUIT:
                 # §4.3: the highest trump; among Mori (equal) the last played
                 if not best_trump or k > ints[b, BEST_STR] or (k == MORO_STRENGTH and ints[b, BEST_STR] == MORO_STRENGTH):
                     ints[b, BEST_SEAT] = p
                     ints[b, BEST_STR] = k
+                    ints[b, BEST_CARD] = c
             elif s == ints[b, LEAD_SUIT] and not best_trump and k > ints[b, BEST_STR]:
                 ints[b, BEST_SEAT] = p
                 ints[b, BEST_STR] = k
+                ints[b, BEST_CARD] = c
     ints[b, TRICK_SIZE] += 1
     if ints[b, TRICK_SIZE] == ints[b, N_ACTIVE]:
         _end_trick(ints, seat_ints, cards, hist, b, opts)
