@@ -134,9 +134,10 @@ def oracle_layout(num_players: int) -> list[Field]:
 
 
 def _bits_py(out, at, value, width):
+    """``value`` in binary into ``out[at:at + width]`` (already zeroed), clipped to the width."""
     v = value
-    if v < 0:
-        v = 0
+    if v <= 0:
+        return
     top = (1 << width) - 1
     if v > top:
         v = top
