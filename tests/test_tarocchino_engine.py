@@ -115,3 +115,41 @@ def test_every_option_is_documented_and_belongs_to_a_game():
         assert opt.games and opt.games <= set(GAMES)
     for game in GAMES:
         assert option_names(game)
+
+
+def test_claim_windows_equal_the_batch_statement_of_section_8_4():
+    """The engine's claim windows (engine._claim_offer) give the values and verdicts of
+    scoring.ottocento_claims, the batch statement of §8.4 (steps 1-5, U8, U23), over random
+    hands with random running totals. ``wrong_claim="loses"`` opens every window, so each
+    step is seen; step 3 (the Primo's partner) is compared where the Primo declared what he
+    held (the batch function takes one declaration per seat)."""
+    from tarot_env.rules.bolognese.scoring import ottocento_claims
+    from tarot_env.rules.bolognese.state import CLAIM_DECL, CLAIM_OK, CLAIM_VALUE, DECL, DECLARED, PH_CLAIM, PICKUP_DECL, PRIMO
+
+    rng = np.random.default_rng(11)
+    seen = np.zeros(5, dtype=int)
+    for episode in range(120):
+        env = tarot_env.make("ottocento_v0", wrong_claim="loses").unwrapped
+        tot = [int(x) for x in rng.integers(0, 800, size=2)]
+        env.reset(seed=episode, options={"totals": [tot[0], tot[1], tot[0], tot[1]]})
+        while not env.game_over:
+            s = env.state
+            if int(s.ints[0, PHASE]) == PH_CLAIM:
+                d, p = int(s.dealer[0]), int(s.current[0])
+                first_turn = int(s.ints[0, PRIMO]) >= 0
+                step = 0 if not first_turn else {1: 1, 2: 2, 3: 3, 0: 4}[(p - d) % 4]
+                dec = s.seat_ints[0, :, CLAIM_DECL].copy() if first_turn else np.zeros(4, dtype=np.int64)
+                primo = (d + 1) % 4
+                if step == 3:  # the Primo's partner adds the Primo's declared value
+                    if s.seat_ints[0, primo, DECLARED] != s.seat_ints[0, primo, DECL]:
+                        env.step("no_claim")
+                        continue
+                    dec[primo] = s.seat_ints[0, primo, DECLARED]
+                claims = ottocento_claims(np.array([tot]), np.array([d]), s.ints[0:1, PICKUP_DECL], dec[None])
+                assert int(s.ints[0, CLAIM_VALUE]) == int(claims.value[0, step]), (step, claims.value)
+                assert bool(s.ints[0, CLAIM_OK]) == bool(claims.allowed[0, step])
+                seen[step] += 1
+                env.step("no_claim")
+            else:
+                env.step(int(rng.choice(env.legal_actions())))
+    assert np.all(seen > 20), seen

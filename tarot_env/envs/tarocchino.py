@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, IS_SCARTINO, MATTO, NUM_CARDS, SUIT_NAMES
 from tarot_env.cards.deck import TRUMP_SUIT
 from tarot_env.encoding.bolognese import TarocchinoEncoder
-from tarot_env.envs.tarocchino_rewards import REWARD_MODES, hand_reward, match_reward, trick_reward
+from tarot_env.envs.tarocchino_rewards import REWARD_MODES, hand_reward, match_reward, trick_points, trick_reward
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.config import TWO_SIDES, TarocchinoConfig, default, option_names
 from tarot_env.rules.bolognese.deal import GAME_TITLES
@@ -371,9 +371,7 @@ class TarocchinoEnv(AECEnv):
         self._tricks_seen = t
         if t == 0:  # a new hand of a match was dealt: its last trick is paid with the hand's reward
             return None
-        cards = self.state.cards[0]
-        in_trick = np.flatnonzero(cards[TRICK_OF] == t - 1)
-        value = float(BOLOGNESE_DECK.value[in_trick].sum() - len(in_trick) + 1)
+        value = float(trick_points(self.state.cards[:1], [t - 1])[0])
         return trick_reward(self.game_name, self.reward_mode, value, int(self.state.hist[0, t - 1]), self.game._sides(self.state, _ROW)[0])
 
     # ------------------------------------------------------------------ records

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarot_env.cards.bolognese import BOLOGNESE_DECK
 from tarot_env.rules.bolognese.game import HandEnd
+from tarot_env.rules.bolognese.state import TRICK_OF
+
+_VALUE = BOLOGNESE_DECK.value.astype(np.int64)
 
 REWARD_MODES = ("score", "normalised", "win_loss")
 #: the ``normalised`` reward's divisor per game: about one ordinary hand's margin
@@ -81,6 +85,13 @@ def match_reward(game: str, end: HandEnd) -> np.ndarray:
     if game == "terziglio":
         return np.array([1.0 if s == w else -1.0 for s in range(n)])
     return np.where(end.sides == w, 1.0, -1.0)
+
+
+def trick_points(cards: np.ndarray, tricks: np.ndarray) -> np.ndarray:
+    """(R,) the card points of trick ``tricks[r]`` of each row's card block ``cards`` (R, NC, 62),
+    counted as one group (§3.2: Σv − cards + 1): what shaping pays for it."""
+    in_trick = cards[:, TRICK_OF] == np.asarray(tricks)[:, None]
+    return (in_trick * _VALUE).sum(axis=1) - in_trick.sum(axis=1) + 1
 
 
 def trick_reward(game: str, mode: str, value: float, winner: int, sides: np.ndarray) -> np.ndarray:

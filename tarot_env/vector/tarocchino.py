@@ -13,13 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
 from tarot_env.encoding.bolognese import TarocchinoEncoder
 from tarot_env.envs.tarocchino import TarocchinoEnv, action_to_string, string_to_action
-from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_reward
+from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_points, trick_reward
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.game import HandEnd
-from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO, TRICK_OF
+from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
 from tarot_env.vector.common import VectorStep
 
 
@@ -169,8 +168,7 @@ class TarocchinoVectorEnv:
             return
         r = rows[done]
         last = t[done] - 1
-        in_trick = s.cards[r, TRICK_OF] == last[:, None]
-        value = (in_trick * BOLOGNESE_DECK.value[None, :NUM_CARDS]).sum(axis=1) - in_trick.sum(axis=1) + 1
+        value = trick_points(s.cards[r], last)
         sides = self.game._sides(s, r)
         winners = s.hist[r, last]
         for k in range(len(r)):

@@ -175,6 +175,16 @@ def _side_py(ints, b, seat, opts):
 _side = njit(_side_py) or _side_py
 
 
+def sides_rows_py(ints, rows, n, opts, out):
+    """:func:`_side` of every seat of ``rows`` into ``out`` (R, n): the one rule, for the NumPy code too."""
+    for i in range(rows.shape[0]):
+        for s in range(n):
+            out[i, s] = _side(ints, rows[i], s, opts)
+
+
+sides_rows = njit(sides_rows_py) or sides_rows_py
+
+
 def _next_active_py(seat_ints, b, p, n):
     """The next player to the right (play order) still in the game (Mattazza matches drop players)."""
     q = (p + 1) % n

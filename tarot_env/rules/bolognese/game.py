@@ -142,11 +142,12 @@ class TarocchinoGame:
         return TarocchinoState.new(batch, self.num_players)
 
     def side_of(self, state: TarocchinoState, row: int, seat: int) -> int:
-        """The side of ``seat`` at ``row``: partners seat % 2, Terziglio 0 the soloist / 1 the others, else the seat."""
-        return int(engine._side(state.ints, row, seat, self.opts))
+        """The side of ``seat`` at ``row`` (see :meth:`sides`)."""
+        return int(self.sides(state, row)[seat])
 
     def sides(self, state: TarocchinoState, row: int) -> np.ndarray:
-        return np.array([self.side_of(state, row, s) for s in range(self.num_players)])
+        """(N,) the side of each seat at ``row`` (see :meth:`_sides`)."""
+        return self._sides(state, np.array([row], dtype=np.int64))[0]
 
     # ------------------------------------------------------------------ deals
     def destinations(self, num_active: int):
@@ -383,13 +384,11 @@ class TarocchinoGame:
         return pack
 
     def _sides(self, state: TarocchinoState, rows: np.ndarray) -> np.ndarray:
-        """(R, N) the side of each seat: partners seat % 2; Terziglio 0 the soloist, 1 the others; else the seat."""
-        seats = np.arange(self.num_players)[None, :].repeat(len(rows), axis=0)
-        if self.game in ("ottocento", "quattro_scartate"):
-            return seats % 2
-        if self.game == "terziglio":
-            return (seats != state.ints[rows, SOLOIST][:, None]).astype(np.int64)
-        return seats
+        """(R, N) the side of each seat: partners seat % 2; Terziglio 0 the soloist, 1 the others;
+        else the seat itself (the rule is ``engine._side``)."""
+        out = np.empty((len(rows), self.num_players), dtype=np.int64)
+        engine.sides_rows(state.ints, np.asarray(rows, dtype=np.int64), self.num_players, self.opts, out)
+        return out
 
     def _side_piles(self, state: TarocchinoState, rows: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(R, S, 62) each side's pile, (R, S) tricks won and declarations (S = 2, or N in Mattazza)."""

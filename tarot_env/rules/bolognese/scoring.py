@@ -359,6 +359,9 @@ def declaration_points(hands: np.ndarray, *, mori: str = "both", doubling: bool 
 
 
 # --------------------------------------------------------------------------- claims (§8.4)
+# The envs open their claim windows one decision at a time in ``engine._claim_offer``; the
+# functions below state the same rules for a whole hand at once, in batch, and
+# tests/test_tarocchino_engine.py checks that the two agree.
 @dataclass(frozen=True)
 class Claims:
     """The claim opportunities of one hand, in the order they come: fields (R, K).
