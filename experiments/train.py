@@ -1,0 +1,329 @@
+"""MaskablePPO self-play training for any tarot_env game.
+
+    python -m experiments.train --env french_tarot_v0 --players 4 --timesteps 200000 --out runs/french4
+
+The learner plays one seat at every table of a :class:`~tarot_env.wrappers.TarotVecEnv` (the seat
+rotates deal by deal). Its opponents are drawn from a pool: the uniform random agent, the game
+family's rule-based bot and frozen snapshots of the learner itself (one is added every
+``snapshot_every`` steps, the latest ``max_snapshots`` kept). Each opponent place is drawn anew
+at the start of every rollout, with the pool weights of :class:`TrainConfig`.
+
+Written to ``out``: checkpoints ``model_<steps>.zip`` and ``model_final.zip``, TensorBoard logs
+(``tb/``), ``log.csv`` (steps, mean episode reward, mean score per deal against random opponents
+and against the rule-based bot) and ``learning_curve.png``. ``train(config)`` is the Python API;
+every field of ``TrainConfig`` is a command-line flag (``--n-steps 256``, ``--net-arch 128,128``,
+``--option shaping=true``, ``--pool-weights random=1,rules=1,snapshot=2``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class TrainConfig:
+    """Everything a run depends on (the command line overrides any field)."""
+
+    env_id: str = "french_tarot_v0"
+    num_players: int | None = None  # None: the game's default
+    options: dict[str, Any] = field(default_factory=dict)  # other env options (shaping, rules options...)
+    reward: str = "normalised"  # the env's reward mode for training
+    num_envs: int = 64
+    timesteps: int = 200_000
+    # PPO
+    n_steps: int = 128  # per table and rollout: a rollout is n_steps * num_envs steps
+    batch_size: int = 1024
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 1.0  # a deal is short and only its score counts
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    # opponents
+    pool_weights: dict[str, float] = field(default_factory=lambda: {"random": 1.0, "rules": 1.0, "snapshot": 2.0})
+    max_snapshots: int = 5
+    snapshot_every: int = 50_000
+    # logging and checkpoints
+    eval_every: int = 50_000
+    eval_episodes: int = 100  # deals per opponent kind at each evaluation
+    checkpoint_every: int = 50_000
+    seed: int = 0
+    out: str = "runs/train"
+    progress_bar: bool = True
+    torch_threads: int | None = None
+
+
+# ---------------------------------------------------------------------- opponents
+
+
+def rule_agent(env_id: str):
+    """The game family's rule-based bot."""
+    if env_id.startswith("french_tarot"):
+        from agents.french_rules import FrenchRuleAgent
+
+        return FrenchRuleAgent()
+    from agents.tarocchino_rules import TarocchinoRuleAgent
+
+    return TarocchinoRuleAgent(env_id)
+
+
+class OpponentPool:
+    """Random, rules and frozen snapshots of the learner; ``draw(k)`` gives ``k`` opponents by weight."""
+
+    def __init__(self, env_id: str, weights: dict[str, float], max_snapshots: int, seed: int = 0) -> None:
+        from agents.random_agent import RandomAgent
+
+        unknown = set(weights) - {"random", "rules", "snapshot"}
+        if unknown:
+            raise ValueError(f"unknown pool entries {sorted(unknown)}: use random, rules, snapshot")
+        self.fixed = {"random": RandomAgent(seed), "rules": rule_agent(env_id)}
+        self.weights = weights
+        self.max_snapshots = max_snapshots
+        self.snapshots: list[Any] = []  # (steps, agent)
+        self.rng = np.random.default_rng(seed)
+        self.last_draw: list[str] = []
+
+    def add_snapshot(self, model: Any, steps: int) -> None:
+        from agents.sb3_policy import snapshot
+
+        self.snapshots.append((steps, snapshot(model)))
+        del self.snapshots[: -self.max_snapshots]
+
+    def draw(self, k: int) -> list[Any]:
+        kinds = [kind for kind, w in self.weights.items() if w > 0 and (kind != "snapshot" or self.snapshots)]
+        if not kinds:
+            raise ValueError("the opponent pool is empty: give random or rules a positive weight")
+        p = np.array([self.weights[kind] for kind in kinds], dtype=float)
+        chosen = self.rng.choice(kinds, size=k, p=p / p.sum())
+        agents, names = [], []
+        for kind in chosen:
+            if kind == "snapshot":
+                steps, agent = self.snapshots[self.rng.integers(len(self.snapshots))]
+                names.append(f"snapshot@{steps}")
+            else:
+                agent = self.fixed[kind]
+                names.append(str(kind))
+            agents.append(agent)
+        self.last_draw = names
+        return agents
+
+
+# ---------------------------------------------------------------------- evaluation
+
+
+def env_options(config: TrainConfig) -> dict[str, Any]:
+    options = dict(config.options)
+    if config.num_players is not None:
+        options["num_players"] = config.num_players
+    return options
+
+
+def evaluate(model: Any, config: TrainConfig, opponent: Any, deals: int, seed: int = 1, deterministic: bool = True) -> float:
+    """The learner's mean score per deal (the env's ``score`` reward) against ``opponent`` at every other seat.
+
+    ``deals`` tables each play one deal (seats rotating over the tables), so that no kind of deal is
+    over-represented by finishing sooner.
+    """
+    from tarot_env.wrappers import TarotVecEnv
+
+    options = {k: v for k, v in env_options(config).items() if k not in ("reward", "shaping")}
+    venv = TarotVecEnv(deals, env_id=config.env_id, seat="rotate", opponents=opponent, reward="score", **options)
+    venv.seed(seed)
+    obs = venv.reset()
+    scores = np.full(deals, np.nan)
+    while np.isnan(scores).any():
+        actions, _ = model.predict(obs, action_masks=venv.action_masks(), deterministic=deterministic)
+        obs, _, dones, infos = venv.step(actions)
+        for t in np.flatnonzero(dones):
+            if np.isnan(scores[t]):
+                scores[t] = infos[t]["scores"][infos[t]["seat"]]
+    return float(scores.mean())
+
+
+# ---------------------------------------------------------------------- the callback
+
+
+def make_callback(config: TrainConfig, venv: Any, pool: OpponentPool, out: Path):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlay(BaseCallback):
+        """Re-draws the opponents at each rollout; snapshots, checkpoints and evaluates at intervals."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_snapshot = config.snapshot_every
+            self.next_eval = config.eval_every
+            self.next_checkpoint = config.checkpoint_every
+            self.rows: list[dict[str, float]] = []
+            self.start = time.perf_counter()
+
+        def _on_rollout_start(self) -> None:
+            venv.set_opponents(pool.draw(venv.num_players - 1))  # every table is at the learner's turn here
+
+        def _on_step(self) -> bool:
+            steps = self.num_timesteps
+            if config.snapshot_every > 0 and steps >= self.next_snapshot:
+                pool.add_snapshot(self.model, steps)
+                self.next_snapshot += config.snapshot_every
+            if config.checkpoint_every > 0 and steps >= self.next_checkpoint:
+                self.model.save(out / f"model_{steps}.zip")
+                self.next_checkpoint += config.checkpoint_every
+            if config.eval_every > 0 and steps >= self.next_eval:
+                self.log_row()
+                self.next_eval += config.eval_every
+            return True
+
+        def log_row(self) -> None:
+            buffer = self.model.ep_info_buffer
+            mean_reward = float(np.mean([e["r"] for e in buffer])) if buffer else float("nan")
+            row = {
+                "steps": self.num_timesteps,
+                "seconds": round(time.perf_counter() - self.start, 1),
+                "mean_episode_reward": mean_reward,
+                "eval_vs_random": evaluate(self.model, config, pool.fixed["random"], config.eval_episodes),
+                "eval_vs_rules": evaluate(self.model, config, pool.fixed["rules"], config.eval_episodes),
+                "snapshots": len(pool.snapshots),
+            }
+            self.rows.append(row)
+            for key in ("eval_vs_random", "eval_vs_rules"):
+                self.logger.record(f"eval/{key}", row[key])
+            write_csv(out / "log.csv", self.rows)
+
+    return SelfPlay()
+
+
+def write_csv(path: Path, rows: list[dict[str, float]]) -> None:
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def plot_curve(rows: list[dict[str, float]], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r["steps"] for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.plot(steps, [r["mean_episode_reward"] for r in rows], marker="o")
+    left.set(title="training: mean episode reward", xlabel="steps", ylabel="reward per deal")
+    right.plot(steps, [r["eval_vs_random"] for r in rows], marker="o", label="vs random")
+    right.plot(steps, [r["eval_vs_rules"] for r in rows], marker="o", label="vs rules")
+    right.axhline(0, color="grey", lw=0.5)
+    right.set(title="evaluation: mean score per deal", xlabel="steps", ylabel="score")
+    right.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------- training
+
+
+def train(config: TrainConfig) -> Path:
+    """Train, write the run's files under ``config.out``, and return the path of ``model_final.zip``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from tarot_env.wrappers import TarotVecEnv
+
+    if config.torch_threads:
+        torch.set_num_threads(config.torch_threads)
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
+
+    pool = OpponentPool(config.env_id, config.pool_weights, config.max_snapshots, seed=config.seed)
+    venv = TarotVecEnv(config.num_envs, env_id=config.env_id, seat="rotate", reward=config.reward, **env_options(config))
+    model = MaskablePPO(
+        "MlpPolicy",
+        VecMonitor(venv),
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        learning_rate=config.learning_rate,
+        gamma=config.gamma,
+        gae_lambda=config.gae_lambda,
+        ent_coef=config.ent_coef,
+        policy_kwargs={"net_arch": list(config.net_arch)},
+        tensorboard_log=str(out / "tb"),
+        seed=config.seed,
+        verbose=0,
+    )
+    callback = make_callback(config, venv, pool, out)
+    start = time.perf_counter()
+    model.learn(config.timesteps, callback=callback, progress_bar=config.progress_bar, tb_log_name="ppo")
+    seconds = time.perf_counter() - start
+    final = out / "model_final.zip"
+    model.save(final)
+    if not callback.rows or callback.rows[-1]["steps"] != model.num_timesteps:
+        callback.log_row()  # the final evaluation
+    plot_curve(callback.rows, out / "learning_curve.png", f"{config.env_id}: MaskablePPO self-play")
+    print(f"{model.num_timesteps} steps in {seconds:.0f} s ({model.num_timesteps / seconds:.0f} steps/s, evaluations included)")
+    print(f"final: vs random {callback.rows[-1]['eval_vs_random']:+.2f}, vs rules {callback.rows[-1]['eval_vs_rules']:+.2f} per deal")
+    return final
+
+
+# ---------------------------------------------------------------------- command line
+
+
+def _value(text: str) -> Any:
+    """An option value from the command line: JSON if it parses (numbers, true/false, null), else the string."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+def _pairs(text: str) -> dict[str, float]:
+    return {k.strip(): float(v) for k, v in (item.split("=", 1) for item in text.split(",") if item)}
+
+
+def parse_args(argv: list[str] | None = None) -> TrainConfig:
+    """A TrainConfig from the command line: each field is ``--field-name`` (``--env``, ``--players`` and ``--steps`` too)."""
+    defaults = TrainConfig()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for f in dataclasses.fields(TrainConfig):
+        flags = [f"--{f.name.replace('_', '-')}"]
+        flags += {"env_id": ["--env"], "num_players": ["--players"], "timesteps": ["--steps"]}.get(f.name, [])
+        default = getattr(defaults, f.name)
+        if f.name == "options":
+            parser.add_argument("--option", dest="options", action="append", default=[], metavar="KEY=VALUE", help="an env option")
+        elif f.name == "net_arch":
+            parser.add_argument(*flags, dest=f.name, default=default, type=_ints, help="e.g. 256,256")
+        elif f.name == "pool_weights":
+            parser.add_argument(*flags, dest=f.name, default=default, type=_pairs, help="e.g. random=1,rules=1,snapshot=2")
+        elif isinstance(default, bool):
+            parser.add_argument(*flags, dest=f.name, default=default, action=argparse.BooleanOptionalAction)
+        elif f.name in ("num_players", "torch_threads"):
+            parser.add_argument(*flags, dest=f.name, default=default, type=int)
+        else:
+            parser.add_argument(*flags, dest=f.name, default=default, type=type(default))
+    args = vars(parser.parse_args(argv))
+    args["options"] = {k: _value(v) for k, v in (item.split("=", 1) for item in args["options"])}
+    return TrainConfig(**args)
+
+
+def main(argv: list[str] | None = None) -> None:
+    print(train(parse_args(argv)))
+
+
+if __name__ == "__main__":
+    main()

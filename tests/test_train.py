@@ -1,0 +1,111 @@
+"""experiments/train.py: tiny self-play runs write their files; the saved model plays; the CLI parses; the pool draws."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from experiments.train import OpponentPool, TrainConfig, parse_args, train
+
+
+def tiny(env_id: str, out, **kwargs) -> TrainConfig:
+    return TrainConfig(
+        env_id=env_id,
+        num_envs=16,
+        timesteps=2048,
+        n_steps=64,
+        batch_size=256,
+        n_epochs=2,
+        net_arch=[32],
+        snapshot_every=512,
+        eval_every=1024,
+        checkpoint_every=1024,
+        eval_episodes=8,
+        out=str(out),
+        progress_bar=False,
+        torch_threads=1,
+        **kwargs,
+    )
+
+
+@pytest.mark.parametrize("env_id", ["french_tarot_v0", "ottocento_v0"])
+def test_tiny_run_writes_its_files_and_the_model_plays_legal_actions(tmp_path, env_id):
+    from sb3_contrib import MaskablePPO
+
+    from agents.sb3_policy import SB3PolicyAgent
+    from tarot_env.wrappers import TarotVecEnv
+
+    final = train(tiny(env_id, tmp_path))
+    assert final == tmp_path / "model_final.zip" and final.exists()
+    assert (tmp_path / "model_1024.zip").exists() and (tmp_path / "model_2048.zip").exists()
+    assert (tmp_path / "learning_curve.png").stat().st_size > 0
+    assert list((tmp_path / "tb").rglob("events.out.tfevents.*"))
+    with open(tmp_path / "log.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["steps"]) for r in rows] == [1024, 2048]
+    assert all(np.isfinite(float(r[k])) for r in rows for k in ("eval_vs_random", "eval_vs_rules"))
+
+    agent = SB3PolicyAgent(MaskablePPO.load(final))
+    venv = TarotVecEnv(8, env_id=env_id, seat="rotate", opponents=agent)  # the model at every seat
+    obs = venv.reset()
+    for _ in range(40):
+        masks = venv.action_masks()
+        actions = agent.act(obs, masks)
+        assert masks[np.arange(8), actions].all()
+        obs, _, _, _ = venv.step(actions)
+
+
+def test_cli_overrides_fields():
+    args = "--env ottocento_v0 --players 4 --timesteps 5000 --out runs/x --net-arch 64,32 --learning-rate 1e-3"
+    args += " --pool-weights random=0,rules=1,snapshot=3 --option shaping=true --option dealer=2 --no-progress-bar --seed 7"
+    config = parse_args(args.split(" "))
+    assert config.env_id == "ottocento_v0" and config.num_players == 4 and config.timesteps == 5000
+    assert config.out == "runs/x" and config.net_arch == [64, 32] and config.learning_rate == 1e-3
+    assert config.pool_weights == {"random": 0.0, "rules": 1.0, "snapshot": 3.0}
+    assert config.options == {"shaping": True, "dealer": 2}
+    assert config.progress_bar is False and config.seed == 7
+    assert config.reward == "normalised" and config.num_envs == TrainConfig().num_envs  # untouched defaults
+    assert parse_args([]) == TrainConfig()
+
+
+def test_opponents_are_drawn_from_the_pool_and_snapshots_join_it(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from tarot_env.wrappers import TarotVecEnv
+
+    pool = OpponentPool("french_tarot_v0", {"random": 1.0, "rules": 1.0, "snapshot": 1.0}, max_snapshots=2, seed=0)
+    draws = {name for _ in range(30) for name in (pool.draw(3), pool.last_draw)[1]}
+    assert draws == {"random", "rules"}  # no snapshot yet
+    model = MaskablePPO("MlpPolicy", TarotVecEnv(2), policy_kwargs={"net_arch": [8]})
+    for steps in (100, 200, 300):
+        pool.add_snapshot(model, steps)
+    assert [s for s, _ in pool.snapshots] == [200, 300]  # the latest max_snapshots
+    only = OpponentPool("french_tarot_v0", {"snapshot": 1.0, "random": 0.0}, max_snapshots=2)
+    with pytest.raises(ValueError, match="empty"):
+        only.draw(3)
+
+    # in a run: opponents re-drawn every rollout, snapshots appearing after the snapshot interval
+    import experiments.train as train_module
+
+    seen: list[list[str]] = []
+    draw = OpponentPool.draw
+
+    def spy(self, k):
+        agents = draw(self, k)
+        seen.append(list(self.last_draw))
+        return agents
+
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(train_module.OpponentPool, "draw", spy)
+    try:
+        train(tiny("french_tarot_v0", tmp_path, pool_weights={"random": 1e-6, "rules": 0.0, "snapshot": 1.0}))
+    finally:
+        monkey.undo()
+    assert len(seen) == 2048 // (16 * 64)  # one draw per rollout
+    assert all(name == "random" for name in seen[0])  # no snapshot before the first interval
+    assert all(name.startswith("snapshot@") for name in seen[-1])
