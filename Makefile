@@ -2,12 +2,14 @@
 #   make demo    - play one deal of every environment between random agents and print the results
 #   make test    - lint (ruff) and run the whole test suite
 #   make bench   - measure decisions per second, AEC and vector APIs (results/benchmark.json, results/vector_throughput.png)
+#   make arena   - the rule-based bot against random players in every game (results/arena)
+#   make train   - a short MaskablePPO self-play run on French Tarot, 4 players (runs/french4)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo test bench lint setup clean
+.PHONY: demo test bench arena train lint setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +31,15 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) -m experiments.benchmark
+
+arena: $(STAMP)
+	$(PY) -m experiments.arena --env french_tarot_v0 --players 4 --agents rules,random --deals 200 --out results/arena
+	for env in ottocento_v0 quattro_scartate_v0 terziglio_v0 millone_v0 centocinquanta_v0 quindici_v0; do \
+		$(PY) -m experiments.arena --env $$env --agents rules,random --deals 200 --out results/arena || exit 1; done
+	$(PY) -m experiments.arena --env mattazza_v0 --players 4 --agents rules,random --deals 200 --out results/arena
+
+train: $(STAMP)
+	$(PY) -m experiments.train --env french_tarot_v0 --players 4 --timesteps 300000 --out runs/french4
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis results
