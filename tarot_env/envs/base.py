@@ -17,7 +17,37 @@ from pettingzoo import AECEnv
 _ROW = np.zeros(1, dtype=np.int64)
 
 
-class TarotAECEnv(AECEnv):
+class TextRenderMixin:
+    """``render()`` for envs that describe their table in ``render_text()`` (ansi or human), and
+    the per-agent space accessors."""
+
+    render_mode: str | None
+    observation_spaces: dict[str, Any]
+    action_spaces: dict[str, Any]
+
+    def render_text(self) -> str:
+        raise NotImplementedError
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            raise ValueError("render() needs a render_mode: make the env with render_mode='ansi' or 'human'")
+        text = self.render_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+
+class TarotAECEnv(TextRenderMixin, AECEnv):
     """Common AEC machinery: spaces, reset/step/observe, rewards, records.
 
     Subclasses set ``metadata`` and implement ``_make_game(config)``, ``_start(deal, rng)``,
@@ -93,16 +123,6 @@ class TarotAECEnv(AECEnv):
     def _final_rewards(self) -> np.ndarray:
         """Per-seat terminal rewards of the finished deal under the reward mode (before shaping)."""
         raise NotImplementedError
-
-    def render_text(self) -> str:
-        raise NotImplementedError
-
-    # ------------------------------------------------------------------ spaces
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ AEC API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -263,14 +283,3 @@ class TarotAECEnv(AECEnv):
             "scores": list(scores),
         }
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            raise ValueError("render() needs a render_mode: make the env with render_mode='ansi' or 'human'")
-        text = self.render_text()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self) -> None:
-        pass

@@ -17,6 +17,7 @@ from pettingzoo import AECEnv
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, IS_SCARTINO, MATTO, NUM_CARDS, SUIT_NAMES
 from tarot_env.cards.deck import TRUMP_SUIT
 from tarot_env.encoding.bolognese import TarocchinoEncoder
+from tarot_env.envs.base import TextRenderMixin
 from tarot_env.envs.tarocchino_rewards import REWARD_MODES, hand_reward, match_reward, trick_points, trick_reward
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.config import TWO_SIDES, TarocchinoConfig, default, option_names
@@ -90,7 +91,7 @@ def string_to_action(text: str) -> int:
     raise ValueError(f"{text!r} is not a Tarocchino action; actions are {verbs}, or one of {', '.join(WORDS.values())}")
 
 
-class TarocchinoEnv(AECEnv):
+class TarocchinoEnv(TextRenderMixin, AECEnv):
     """One Tarocchino game as an AEC env. Made by the per-game modules (``ottocento_v0`` ...)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "tarocchino", "is_parallelizable": False}
@@ -149,13 +150,6 @@ class TarocchinoEnv(AECEnv):
         self._shaped = np.zeros(n)
         self._tricks_seen = 0
         self._buf = np.zeros(1, dtype=np.int64)
-
-    # ------------------------------------------------------------------ spaces
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     action_to_string = staticmethod(action_to_string)
     string_to_action = staticmethod(string_to_action)
@@ -544,17 +538,6 @@ class TarocchinoEnv(AECEnv):
                 groups.append(" ".join(names[c] for c in held))
         return " | ".join(groups) if groups else "(no cards)"
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            raise ValueError("render() needs a render_mode: make the env with render_mode='ansi' or 'human'")
-        text = self.render_text()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self) -> None:
-        pass
 
 
 def make_env_functions(game: str, doc: str) -> tuple[Any, Any]:

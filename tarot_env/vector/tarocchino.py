@@ -19,7 +19,7 @@ from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.game import HandEnd
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
-from tarot_env.vector.common import VectorStep
+from tarot_env.vector.common import VectorStep, check_rows
 
 
 class TarocchinoVectorEnv:
@@ -177,12 +177,7 @@ class TarocchinoVectorEnv:
             self._shaped[r[k]] += shaped
 
     def _check_rows(self, rows: Any) -> np.ndarray:
-        arr = np.asarray(rows)
-        if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer) or len(np.unique(arr)) != len(arr):
-            raise ValueError(f"rows must be distinct table numbers (a 1-D int array), got {rows!r:.100}")
-        if len(arr) and (arr.min() < 0 or arr.max() >= self.num_envs):
-            raise ValueError(f"rows must be table numbers in 0..{self.num_envs - 1}, got {rows!r:.100}")
-        return arr.astype(np.int64, copy=False)
+        return check_rows(rows, self.num_envs)
 
     def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
         """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
