@@ -1,5 +1,7 @@
 # One command for each job; each sets up .venv (Python 3.11+) on first use.
-#   make demo    - play one deal of every environment between random agents and print the results
+#   make demo    - the main job: train a small MaskablePPO agent on French Tarot (4 players, a few minutes),
+#                  then evaluate it in the arena against random and rule-based agents (runs/main)
+#   make play    - play one deal of every environment between random agents and print the results
 #   make test    - lint (ruff) and run the whole test suite
 #   make bench   - measure decisions per second, AEC and vector APIs (results/benchmark.json, results/vector_throughput.png)
 #   make arena   - the rule-based bot against random players in every game (results/arena)
@@ -9,7 +11,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo test bench arena train lint setup clean
+.PHONY: demo play test bench arena train lint setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +23,9 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
+	$(PY) -m experiments.main
+
+play: $(STAMP)
 	$(PY) -m experiments.play_random
 
 lint: $(STAMP)
