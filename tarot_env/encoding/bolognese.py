@@ -259,6 +259,14 @@ def oracle_row_py(ints, seat_ints, cards, b, viewer, out):
 oracle_row = njit(oracle_row_py) or oracle_row_py
 
 
+def oracle_rows_py(ints, seat_ints, cards, rows, viewers, out):
+    for i in range(rows.shape[0]):
+        oracle_row(ints, seat_ints, cards, rows[i], viewers[i], out[i])
+
+
+oracle_rows = njit(oracle_rows_py) or oracle_rows_py
+
+
 class TarocchinoEncoder:
     """Encodes rows of a :class:`TarocchinoState` for given viewers."""
 
@@ -278,8 +286,7 @@ class TarocchinoEncoder:
 
     def encode_oracle(self, s: TarocchinoState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
         out = np.empty((len(rows), self.oracle_size), dtype=np.int8)
-        for i in range(len(rows)):
-            oracle_row(s.ints, s.seat_ints, s.cards, int(rows[i]), int(viewers[i]), out[i])
+        oracle_rows(s.ints, s.seat_ints, s.cards, np.asarray(rows, dtype=np.int64), np.asarray(viewers, dtype=np.int64), out)
         return out
 
 

@@ -321,12 +321,8 @@ def _claim_offer_py(ints, seat_ints, b, p, window, opts):
     g = opts[O_GAME]
     d = ints[b, DEALER]
     target = opts[O_TARGET]
-    if window == W_PICKUP:
-        own = ints[b, PICKUP_DECL]
-    elif window == W_AFTER_PICKUP:
-        own = seat_ints[b, p, CLAIM_DECL]
-    else:
-        own = seat_ints[b, p, CLAIM_DECL]
+    own = ints[b, PICKUP_DECL] if window == W_PICKUP else seat_ints[b, p, CLAIM_DECL]
+    if window == W_FIRST_TURN:
         if g == GM_OTTOCENTO:
             if p == d and opts[O_DEALER_AGAIN] == 0:
                 return -1, 0

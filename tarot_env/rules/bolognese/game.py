@@ -34,6 +34,7 @@ from tarot_env.rules.bolognese.scoring import (
     DRAW,
     PLAY_ON,
     centocinquanta_hand_scores,
+    declaration_points,
     game_result,
     mattazza_hand,
     mattazza_standing,
@@ -280,7 +281,7 @@ class TarocchinoGame:
         so nothing can serve a claim either."""
         if not self.config.options.get("declarations", False):
             return np.zeros(len(hands), dtype=np.int64)
-        return combination_points(hands, mori=self._mori, doubling=self.config.options.get("doubling", True))
+        return declaration_points(hands, mori=self._mori, doubling=self.config.options.get("doubling", True))
 
     # ------------------------------------------------------------------ steps
     def step(self, state: TarocchinoState, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator | None = None) -> list[HandEnd]:

@@ -28,8 +28,6 @@ from tarot_env.cards.bolognese import NUM_CARDS
 class _Codes:
     """Named integer codes; ``name(code)`` for messages and infos."""
 
-    prefix = ""
-
     @classmethod
     def name(cls, code: int) -> str:
         for key, value in vars(cls).items():
@@ -71,7 +69,6 @@ class Result(_Codes):
 
 # where a card is (the PLACE row)
 PL_HAND, PL_EXTRA, PL_SECOND, PL_POZZO, PL_OUT, PL_DISCARD, PL_TABLE, PL_PILE = range(8)
-PLACE_NAMES = ("hand", "dealer's last cards", "second deal", "pozzo", "out of play", "discard", "table", "pile")
 
 # the games (kernel code)
 GM_OTTOCENTO, GM_QUATTRO_SCARTATE, GM_TERZIGLIO, GM_MILLONE, GM_CENTOCINQUANTA, GM_QUINDICI, GM_MATTAZZA = range(7)
