@@ -1,0 +1,174 @@
+"""The ``tarot`` console command: list the games, play at the terminal, replay a record, and run
+the experiment scripts (benchmark, training, arena) behind one interface.
+
+    tarot list [ENV_ID]
+    tarot play ENV_ID [--players N] [--seat N|random] [--agents rules,random,...] [--deals K | --match --target T]
+               [--time-per-move S] [--seed S] [--record PATH] [--option KEY=VALUE ...]
+    tarot replay PATH [--to-end] [--move N]
+    tarot bench | train | arena ...        (tarot <command> --help shows examples)
+
+The command is installed with the package (``[project.scripts]``); ``python -m tarot_env.cli``
+runs the same. It imports ``agents`` and ``experiments`` (packaged with ``tarot_env``) only when a
+subcommand needs them, so ``import tarot_env`` never does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXAMPLES = {
+    "list": """examples:
+  tarot list                     every env id, its players and its options with their defaults
+  tarot list ottocento_v0        one game: each option, its default, allowed values and meaning""",
+    "play": """examples:
+  tarot play french_tarot_v0 --players 4                      one deal, you at seat 0, rule-based bots elsewhere
+  tarot play french_tarot_v0 --players 5 --seat random --agents rules,random --deals 3
+  tarot play ottocento_v0 --match --target 800 --time-per-move 30
+  tarot play millone_v0 --seed 7 --record runs/games/millone.json
+  tarot play mattazza_v0 --players 5 --option full_count=false
+
+at the prompt: a move's number, a card (ks: play KS, or discard KS at a discard), a move
+(pass, bid garde, declare, claim ...; any case); t = the table again, hint, help, q = quit.
+With --time-per-move, the rule-based bot plays for you when the time runs out.
+The record of the finished deals is saved at the end (default runs/games/<env>-<time>.json).""",
+    "replay": """examples:
+  tarot replay runs/games/french_tarot_v0-20250101-120000.json
+  tarot replay game.json --move 20          start at move 20
+  tarot replay game.json --to-end           print the table after every move, no prompt
+
+keys: Enter or n = next move, p = back one move, g N = go to move N (g 0: the deal), e = the end, q = quit.""",
+    "bench": """examples:
+  tarot bench --api aec --env french_tarot_v0 --players 4 --seconds 2
+  tarot bench --api vector --env ottocento_v0 --batch 1,256,4096 --out results/bench_ottocento.json
+  tarot bench                    every env, both APIs (results/benchmark.json, results/vector_throughput.png)
+
+other flags (--repeats, --batch, --min-steps, --plot) go to experiments/benchmark.py: tarot bench --script-help""",
+    "arena": """examples:
+  tarot arena --env french_tarot_v0 --players 4 --agents rules,random --deals 200
+  tarot arena --env ottocento_v0 --agents rules,sb3:runs/french4/model_final.zip --time-per-move 0.5
+  tarot arena --env millone_v0 --deals 20 --out /tmp/arena --deals-dir /tmp/deals
+
+other flags (--deals-dir) go to experiments/arena.py: tarot arena --script-help. Needs the train extra.""",
+    "train": """examples:
+  tarot train --env french_tarot_v0 --players 4 --steps 300000 --out runs/french4
+  tarot train --env ottocento_v0 --steps 200000 --option shaping=true --out runs/ottocento
+  tarot train --env millone_v0 --steps 50000 --n-steps 256 --net-arch 128,128 --no-progress-bar
+
+every field of TrainConfig is a flag of experiments/train.py (--n-steps, --batch-size, --ent-coef,
+--pool-weights random=1,rules=1,snapshot=2, ...): tarot train --script-help. Needs the train extra.""",
+}
+#: the subcommands whose unknown flags are passed on to the script behind them
+PASS_THROUGH = ("bench", "arena", "train")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tarot",
+        description="Tarot card games at the terminal, and the experiments of tarot_env.",
+        epilog="tarot <command> --help shows the command's options and examples.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="command", required=True)
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=EXAMPLES[name],
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            allow_abbrev=False,
+        )
+
+    p = add("list", "list the env ids, their players and options")
+    p.add_argument("env_id", nargs="?", help="one env id, described in detail")
+
+    p = add("play", "play a deal, several deals or a match at the terminal against agents")
+    p.add_argument("env_id", help="the game: french_tarot_v0, ottocento_v0, ... (tarot list)")
+    p.add_argument("--players", type=int, help="player count (French Tarot 3-5, Mattazza 3-6; default 4, or the game's)")
+    p.add_argument("--seat", help="your seat: 0..N-1, or random (default 0)")
+    p.add_argument(
+        "--agents", default="rules", help="agents at the other seats, in seat order, cycled: rules, random, sb3:<model.zip> (default rules)"
+    )
+    p.add_argument("--deals", type=int, help="deals (hands) in the session; scores add up (default 1)")
+    p.add_argument("--match", action="store_true", help="Tarocchino: a whole game (episode='match') to its end")
+    p.add_argument("--target", type=int, help="Tarocchino: a match to this target; French Tarot: deals until a total reaches it")
+    p.add_argument(
+        "--time-per-move", type=float, metavar="SECONDS", help="after this, the rule-based bot plays your move (default: no limit)"
+    )
+    p.add_argument("--seed", type=int, help="seed of the deals and of random agents (default: fresh, printed)")
+    p.add_argument("--record", metavar="PATH", help="where to save the game record (default runs/games/<env>-<time>.json)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option (tarot list ENV_ID), repeatable")
+
+    p = add("replay", "step through a saved game record, forwards and back")
+    p.add_argument("path", help="a JSON game record (from tarot play, env.unwrapped.record(), or a session of them)")
+    p.add_argument("--to-end", action="store_true", help="print the table after every move to the end, without prompting")
+    p.add_argument("--move", type=int, metavar="N", help="start at move N (0: the deal)")
+
+    p = add("bench", "measure decisions per second (experiments/benchmark.py)")
+    p.add_argument("--env", action="append", help="env id (repeatable; default: every env)")
+    p.add_argument("--players", type=int, action="append", help="player count (repeatable)")
+    p.add_argument("--api", choices=("aec", "vector", "all"), help="which API to measure (default all)")
+    p.add_argument("--seconds", type=float, help="seconds per configuration (default 10)")
+    p.add_argument("--out", help="JSON results file (default results/benchmark.json)")
+    p.add_argument("--script-help", action="store_true", help="the benchmark script's own flags")
+
+    p = add("arena", "agents against each other on a fixed deal set in duplicate (experiments/arena.py)")
+    p.add_argument("--env", help="env id (required)")
+    p.add_argument("--players", type=int, help="player count (French Tarot 3-5, Mattazza 3-6)")
+    p.add_argument("--agents", help="comma-separated: random, rules, sb3:<model.zip> (default random,rules)")
+    p.add_argument("--deals", type=int, help="deals per match (default 200)")
+    p.add_argument("--seed", type=int, help="seed of the deal set and of random agents (default 0)")
+    p.add_argument(
+        "--time-per-move", type=float, metavar="SECONDS", help="an agent past it is replaced by the rule-based bot for that move"
+    )
+    p.add_argument("--out", help="output folder (default results/arena)")
+    p.add_argument("--script-help", action="store_true", help="the arena script's own flags")
+
+    p = add("train", "MaskablePPO self-play training (experiments/train.py)")
+    p.add_argument("--env", help="env id (default french_tarot_v0)")
+    p.add_argument("--players", type=int, help="player count (default: the game's)")
+    p.add_argument("--steps", type=int, help="training steps (default 200000)")
+    p.add_argument("--num-envs", type=int, help="tables stepped together (default 64)")
+    p.add_argument("--seed", type=int, help="seed (default 0)")
+    p.add_argument("--out", help="output folder for checkpoints, logs and plots (default runs/train)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="an env option, repeatable")
+    p.add_argument("--script-help", action="store_true", help="the training script's own flags")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``tarot`` command; returns the exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # ``tarot list | head``: the reader left; say nothing more
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: list[str] | None) -> int:
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command not in PASS_THROUGH:
+        parser.error(f"unrecognized arguments: {' '.join(rest)} (tarot {args.command} --help)")
+    if args.command == "list":
+        from tarot_env.cli import listing
+
+        return listing.run(args)
+    if args.command == "play":
+        from tarot_env.cli import play
+
+        return play.run(args)
+    if args.command == "replay":
+        from tarot_env.cli import replay
+
+        return replay.run(args)
+    from tarot_env.cli import scripts
+
+    return {"bench": scripts.run_bench, "arena": scripts.run_arena, "train": scripts.run_train}[args.command](args, rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

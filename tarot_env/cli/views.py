@@ -1,0 +1,264 @@
+"""What one player sees at the table, as text: the ``tarot play`` screen.
+
+``env.render()`` shows every hand (it is the omniscient view a replay wants); a player at the
+table must see only his own hand and what is public. These views read the env's state (one
+row) and print the same information the observation vector encodes for that seat: his hand
+sorted by suit, the bids and contract, the trick in progress and who leads it, the last trick,
+the cards each player holds, declarations, running totals and whose turn it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tarot_env.cards.bolognese import BOLOGNESE_DECK
+from tarot_env.cards.bolognese import SUIT_NAMES as BOLOGNESE_SUITS
+from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT, Deck
+from tarot_env.cards.french import FRENCH_DECK
+from tarot_env.cards.french import SUIT_NAMES as FRENCH_SUITS
+
+#: the action verbs that take a card: a card typed alone gets the verb of the decision
+CARD_VERBS = ("play", "discard", "call", "show", "give")
+
+
+def is_french(env_id: str) -> bool:
+    return env_id.startswith("french")
+
+
+def deck_of(env_id: str) -> Deck:
+    return FRENCH_DECK if is_french(env_id) else BOLOGNESE_DECK
+
+
+def sort_cards(deck: Deck, cards: Any) -> list[int]:
+    """Display order: the plain suits in their order, then the trumps, then the Excuse / Matto;
+    strongest first within each group (so the trumps read T21 … T1, ANG MON SOL …)."""
+    return sorted((int(c) for c in cards), key=lambda c: (int(deck.suit[c]), -int(deck.strength[c])))
+
+
+def format_hand(deck: Deck, cards: Any) -> str:
+    """``pique: KS 7S | cœur: … | atouts: T21 T6 | EX``, groups by suit in :func:`sort_cards` order."""
+    suit_names = FRENCH_SUITS if deck is FRENCH_DECK else BOLOGNESE_SUITS
+    trump_word = "atouts" if deck is FRENCH_DECK else "trumps"
+    groups: dict[int, list[str]] = {}
+    for c in sort_cards(deck, cards):
+        groups.setdefault(int(deck.suit[c]), []).append(deck.names[c])
+    parts = []
+    for suit, names in groups.items():
+        label = suit_names[suit] if suit < TRUMP_SUIT else trump_word if suit == TRUMP_SUIT else ""
+        parts.append(f"{label}: {' '.join(names)}" if suit != EXCUSE_SUIT else " ".join(names))
+    return " | ".join(parts) if parts else "(no cards)"
+
+
+def action_sort_key(deck: Deck, text: str, action: int) -> tuple:
+    """Legal moves in the order of the hand: card actions by :func:`sort_cards`, others by id."""
+    words = text.split()
+    if len(words) == 2 and words[0] in CARD_VERBS:
+        c = deck.index[words[1]]
+        return (0, CARD_VERBS.index(words[0]), int(deck.suit[c]), -int(deck.strength[c]))
+    return (1, action)
+
+
+def seat_label(seat: int, human: int | None, kinds: list[str]) -> str:
+    """``player_2 (you)`` / ``player_1 (rules)``: every line names the seat and who plays it."""
+    who = "you" if seat == human else kinds[seat]
+    return f"player_{seat} ({who})"
+
+
+# --------------------------------------------------------------------------------- French Tarot
+def french_view(env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
+    """The table as ``human`` sees it in French Tarot."""
+    from tarot_env.rules.french import actions as A
+    from tarot_env.rules.french.state import Phase
+
+    raw = env.unwrapped
+    s = raw.state
+    n = raw.game.num_players
+    names = FRENCH_DECK.names
+    phase = int(s.phase[0])
+    lines = [f"── {heading} — dealer player_{int(s.dealer[0])} — {Phase.name(phase)} ──"]
+    taker = int(s.taker[0])
+    if phase != Phase.BID and taker >= 0:
+        extra = f", called {names[int(s.called[0])]}" if int(s.called[0]) >= 0 else ""
+        if int(s.called[0]) >= 0 and s.partner_known[0] and int(s.partner[0]) >= 0:
+            extra += f" (partner player_{int(s.partner[0])})"
+        if s.chelem[0]:
+            extra += ", chelem announced"
+        lines.append(f"taker player_{taker}: {A.CONTRACTS[int(s.contract[0]) - 1]}{extra}")
+    width = max(len(seat_label(p, human, kinds)) for p in range(n))
+    for p in range(n):
+        bid = int(s.bids[0, p])
+        bid_text = "-" if bid < 0 else "pass" if bid == 0 else A.CONTRACTS[bid - 1]
+        tags = []
+        if s.poignee[0, p]:
+            shown = " ".join(names[c] for c in sort_cards(FRENCH_DECK, np.flatnonzero(s.poignee_cards[0, p])))
+            tags.append(f"poignée {A.POIGNEE_NAMES[int(s.poignee[0, p]) - 1]}: {shown}")
+        marker = ">" if phase != Phase.DONE and p == int(s.current[0]) else " "
+        lines.append(
+            f"{marker} {seat_label(p, human, kinds):<{width}}  bid {bid_text:<12} cards {int(s.hands[0, p].sum()):>2}"
+            f"  total {totals[p]:+g}" + (f"  [{'; '.join(tags)}]" if tags else "")
+        )
+    if s.chien_seen[0]:
+        lines.append(f"chien: {' '.join(names[c] for c in sort_cards(FRENCH_DECK, np.flatnonzero(s.chien[0])))}")
+    if human == taker and s.ecart[0].any():
+        lines.append(f"your écart: {' '.join(names[c] for c in sort_cards(FRENCH_DECK, np.flatnonzero(s.ecart[0])))}")
+    t = int(s.trick_no[0])
+    if t and phase != Phase.DONE:
+        lines.append("last " + french_trick(env, t - 1))
+    if phase in (Phase.PLAY, Phase.POIGNEE, Phase.SHOW):
+        leader = int(s.leader[0])
+        cards = [f"player_{p} {names[int(s.trick[0, p])]}" for p in ((leader + k) % n for k in range(n)) if s.trick[0, p] >= 0]
+        lines.append(f"trick {t + 1}/{raw.game.num_tricks}, led by player_{leader}: " + (", ".join(cards) or "(no card yet)"))
+    lines.append(f"your hand: {format_hand(FRENCH_DECK, np.flatnonzero(s.hands[0, human]))}")
+    return "\n".join(lines)
+
+
+def french_trick(env: Any, t: int) -> str:
+    """``trick 3: player_1 7H, player_2 KH, … — won by player_2`` (trick ``t`` counted from 0)."""
+    s = env.unwrapped.state
+    n = env.unwrapped.game.num_players
+    leader = int(s.leaders[0, t])
+    by_seat = {int(np.flatnonzero(s.played[0, :, c])[0]): int(c) for c in np.flatnonzero(s.trick_of[0] == t)}
+    cards = [f"player_{p} {FRENCH_DECK.names[by_seat[p]]}" for p in ((leader + k) % n for k in range(n)) if p in by_seat]
+    return f"trick {t + 1}: {', '.join(cards)} — won by player_{int(s.winners[0, t])}"
+
+
+def french_tricks_done(env: Any) -> int:
+    return int(env.unwrapped.state.trick_no[0])
+
+
+def french_result(info: dict[str, Any]) -> str:
+    """One line on how a French deal ended, from the env's final info."""
+    if info.get("result") != "played":
+        return f"deal {str(info.get('result', '?')).replace('_', ' ')}: no score"
+    text = (
+        f"taker player_{info['taker']} ({info['contract']}"
+        + (f", partner player_{info['partner']}" if info.get("partner", -1) >= 0 and info["partner"] != info["taker"] else "")
+        + f"): attack {info['attack_points']:g} points with {info['attack_bouts']} bouts — contract "
+        + ("made" if info["made"] else "lost")
+    )
+    if info.get("petit_au_bout"):
+        text += f", petit au bout ({'attack' if info['petit_au_bout'] > 0 else 'defence'})"
+    if info.get("chelem") not in (None, "none"):
+        text += f", chelem: {info['chelem'].replace('_', ' ')}"
+    return text
+
+
+# ---------------------------------------------------------------------------------- Tarocchino
+def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
+    """The table as ``human`` sees it in a Tarocchino game."""
+    from tarot_env.rules.bolognese import state as S
+
+    raw = env.unwrapped
+    s = raw.state
+    n = raw.num_players
+    names = BOLOGNESE_DECK.names
+    ints, seat_ints, cards = s.ints[0], s.seat_ints[0], s.cards[0]
+    phase = int(ints[S.PHASE])
+    place, hand_of = cards[S.PLACE], cards[S.HAND_OF]
+    hand = f" — hand {int(ints[S.HAND_NO]) + 1}" if raw.config.match else ""
+    lines = [f"── {heading}{hand} — dealer player_{int(ints[S.DEALER])} — {S.Phase.name(phase)} ──"]
+    if int(ints[S.SOLOIST]) >= 0:
+        lines.append(f"soloist player_{int(ints[S.SOLOIST])} ({'su' if ints[S.CONTRACT] == 1 else 'di mio'})")
+    if raw.num_players == 4 and raw.game_name != "mattazza":
+        left, partner, right = ((human + k) % 4 for k in (1, 2, 3))
+        lines.append(f"sides: you (player_{human}) with player_{partner}, against player_{left} and player_{right}")
+    show_match_total = raw.config.match
+    width = max(len(seat_label(p, human, kinds)) for p in range(n))
+    for p in range(n):
+        held = int(np.sum((hand_of == p) & ((place == S.PL_HAND) | (place == S.PL_EXTRA))))
+        parts = [f"cards {held:>2}", f"tricks {int(seat_ints[p, S.TRICKS]):>2}"]
+        if show_match_total:
+            parts.append(f"game total {int(seat_ints[p, S.TOTAL])}")
+        if raw.game_name == "mattazza" and raw.config.match:
+            parts.append(f"penalties {int(seat_ints[p, S.PENALTY])}" + ("" if seat_ints[p, S.ACTIVE] else " (out)"))
+        parts.append(f"session {totals[p]:+g}")
+        if seat_ints[p, S.DECLARED]:
+            shown = [c for c in np.flatnonzero(cards[S.SHOWN] == 1) if _holder(cards, c, S) == p]
+            parts.append(f"declared {int(seat_ints[p, S.DECLARED])}: {' '.join(names[c] for c in sort_cards(BOLOGNESE_DECK, shown))}")
+        marker = ">" if phase != S.PH_DONE and p == int(ints[S.CURRENT]) else " "
+        lines.append(f"{marker} {seat_label(p, human, kinds):<{width}}  " + "  ".join(parts))
+    if phase == S.PH_DISCARD:
+        lines.append(f"player_{int(ints[S.CURRENT])} discards {int(ints[S.DISCARDS_LEFT])} more")
+    mine = np.flatnonzero((place == S.PL_DISCARD) & (cards[S.PILE_OF] == human))
+    if len(mine):
+        lines.append(f"your discards: {' '.join(names[c] for c in sort_cards(BOLOGNESE_DECK, mine))}")
+    t = int(ints[S.TRICK_NO])
+    if t and phase != S.PH_DONE:
+        lines.append("last " + tarocchino_trick(env, t - 1))
+    if phase == S.PH_PLAY or len(np.flatnonzero(place == S.PL_TABLE)):
+        table = np.flatnonzero(place == S.PL_TABLE)
+        lead = int(ints[S.LEADER])
+        order = sorted(table, key=lambda c: (int(cards[S.PLAYED_BY, c]) - lead) % n)
+        played = ", ".join(f"player_{int(cards[S.PLAYED_BY, c])} {names[c]}" for c in order) or "(no card yet)"
+        lines.append(f"trick {t + 1}/{raw.config.num_tricks}, led by player_{lead}: {played}")
+    lines.append(f"your hand: {format_hand(BOLOGNESE_DECK, np.flatnonzero((hand_of == human) & (place == S.PL_HAND)))}")
+    extra = int(np.sum((hand_of == human) & (place == S.PL_EXTRA)))
+    if extra:
+        lines.append(f"  (+{extra} cards dealt to you, picked up after the claim window)")
+    return "\n".join(lines)
+
+
+def _holder(cards: np.ndarray, c: int, S: Any) -> int:
+    """Who showed card ``c``: its holder, or who played it once it left the hand."""
+    h = int(cards[S.HAND_OF, c])
+    return h if h >= 0 else int(cards[S.PLAYED_BY, c])
+
+
+def tarocchino_trick(env: Any, t: int) -> str:
+    """``trick 3: player_1 KS, … — won by player_2`` (trick ``t`` counted from 0, in play order)."""
+    from tarot_env.rules.bolognese import state as S
+
+    raw = env.unwrapped
+    s = raw.state
+    cards = s.cards[0]
+    n = raw.num_players
+    last = np.flatnonzero(cards[S.TRICK_OF] == t)
+    winner = int(s.hist[0, t])
+    # trick t was led by the winner of trick t - 1, the first trick by the Primo (the hand's first leader)
+    leader = int(s.hist[0, t - 1]) if t else int(s.ints[0, S.PRIMO])
+    order = sorted(last, key=lambda c: (int(cards[S.PLAYED_BY, c]) - leader) % n)
+    played = ", ".join(f"player_{int(cards[S.PLAYED_BY, c])} {BOLOGNESE_DECK.names[c]}" for c in order)
+    return f"trick {t + 1}: {played} — won by player_{winner}"
+
+
+def tarocchino_tricks_done(env: Any) -> int:
+    from tarot_env.rules.bolognese import state as S
+
+    return int(env.unwrapped.state.ints[0, S.TRICK_NO])
+
+
+def tarocchino_result(info: dict[str, Any]) -> str:
+    """One line on how a Tarocchino hand ended, from the env's info (the scores are printed apart)."""
+    text = f"hand {info.get('hand', 0) + 1} {str(info.get('result', '?')).replace('_', ' ')}"
+    points = info.get("points", {})
+    if "total" in points:
+        text += ": points " + " / ".join(f"{v:g}" for v in points["total"])
+    if info.get("soloist") is not None and info["soloist"] >= 0:
+        text += f" (soloist player_{info['soloist']}, {'won' if info.get('soloist_won') else 'lost'})"
+    if info.get("losers"):
+        text += " — losers: " + ", ".join(f"player_{p}" for p in info["losers"])
+    if "match_over" in info and "penalties" in info:
+        text += " — penalty points " + ", ".join(str(v) for v in info["penalties"])
+    elif "match_over" in info and "totals" in info:
+        text += " — game totals " + ", ".join(str(v) for v in info["totals"])
+    return text
+
+
+# ----------------------------------------------------------------------------------- dispatch
+def table_view(env_id: str, env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
+    view = french_view if is_french(env_id) else tarocchino_view
+    return view(env, human, kinds, totals, heading)
+
+
+def tricks_done(env_id: str, env: Any) -> int:
+    return french_tricks_done(env) if is_french(env_id) else tarocchino_tricks_done(env)
+
+
+def trick_summary(env_id: str, env: Any, t: int) -> str:
+    return french_trick(env, t) if is_french(env_id) else tarocchino_trick(env, t)
+
+
+def result_line(env_id: str, info: dict[str, Any]) -> str:
+    return french_result(info) if is_french(env_id) else tarocchino_result(info)
