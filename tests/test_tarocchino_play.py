@@ -1160,3 +1160,34 @@ def test_first_discarder_bad_value():
     """U22: Millone's first_discarder accepts only 'opponent' and 'dealer'."""
     with pytest.raises(ValueError, match="first_discarder"):
         tarot_env.make("millone_v0", first_discarder="both")
+
+
+@pytest.mark.parametrize("env_id", ["ottocento_v0", "terziglio_v0", "millone_v0"])
+def test_render_lists_the_last_trick_in_play_order_from_its_leader(env_id):
+    """The rendered last trick starts with its leader: the first leader for trick 1, then the last winner (§4.2)."""
+    import re
+
+    env = tarot_env.make(env_id, render_mode="ansi")
+    rng = np.random.default_rng(4)
+    env.reset(seed=11)
+    leaders = []  # the leader of each trick, read from the table as the trick starts
+    n = env.unwrapped.num_players
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        text = env.render()
+        m = re.search(r"trick (\d+): player_(\d+):", text)
+        if m and int(m.group(1)) == len(leaders) + 1 and text.count("trick " + m.group(1) + ": ") == 1:
+            leaders.append(int(m.group(2)))
+        last = re.search(r"trick (\d+) won by player_\d+ \(player_(\d+):", text)
+        if last:
+            t = int(last.group(1))
+            assert int(last.group(2)) == leaders[t - 1], text
+            if t == 3:
+                assert n > 1 and len(leaders) >= 3
+                break
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    else:
+        raise AssertionError("the hand ended before trick 3")

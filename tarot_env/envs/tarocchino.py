@@ -48,6 +48,7 @@ from tarot_env.rules.bolognese.state import (
     PL_TABLE,
     PLACE,
     PLAYED_BY,
+    PRIMO,
     SOLOIST,
     TOTAL,
     TRICK_NO,
@@ -519,7 +520,8 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         t = int(ints[TRICK_NO])
         if t and phase != PH_DONE:
             last = np.flatnonzero(cards[TRICK_OF] == t - 1)
-            order = sorted(last, key=lambda c: (int(cards[PLAYED_BY, c]) - int(s.hist[0, t - 1])) % self.num_players)
+            led = int(ints[PRIMO]) if t == 1 else int(s.hist[0, t - 2])  # its leader: the first leader, or the last winner
+            order = sorted(last, key=lambda c: (int(cards[PLAYED_BY, c]) - led) % self.num_players)
             won = ", ".join(f"player_{int(cards[PLAYED_BY, c])}: {names[c]}" for c in order)
             lines.append(f"  trick {t} won by player_{int(s.hist[0, t - 1])} ({won})")
         if (self._deals and "scores" in self._deals[-1]) or (len(self._deals) > 1 and "scores" in self._deals[-2]):
