@@ -63,7 +63,11 @@ def rule_agent(env_id: str) -> Any:
 
 
 def make_agent(spec: str, env_id: str, seed: int = 0) -> Any:
-    """An agent from its CLI name: ``random``, ``rules`` or ``sb3:<path-to-zip>``."""
+    """An agent from its CLI name: ``random``, ``rules`` or ``sb3:<path-to-zip>``.
+
+    A saved model plays greedily (its most probable legal action), as trained agents are evaluated:
+    sampling would add noise to every comparison. ``SB3PolicyAgent(model)`` samples, in the Python API.
+    """
     if spec == "random":
         return RandomAgent(seed)
     if spec == "rules":
@@ -73,7 +77,7 @@ def make_agent(spec: str, env_id: str, seed: int = 0) -> Any:
 
         from agents.sb3_policy import SB3PolicyAgent
 
-        return SB3PolicyAgent(MaskablePPO.load(spec[4:], device="cpu"))
+        return SB3PolicyAgent(MaskablePPO.load(spec[4:], device="cpu"), deterministic=True)
     raise ValueError(f"unknown agent {spec!r}: use random, rules or sb3:<path-to-zip>")
 
 

@@ -47,7 +47,12 @@ class TrainConfig:
     gamma: float = 1.0  # a deal is short and only its score counts
     gae_lambda: float = 0.95
     ent_coef: float = 0.01
+    clip_range: float = 0.2
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    # warm start (experiments/imitation.py): clone the rule-based bot's decisions in bc_deals deals first
+    bc_deals: int = 0  # 0: PPO from scratch
+    bc_epochs: int = 4
+    bc_learning_rate: float = 1e-3
     # opponents
     pool_weights: dict[str, float] = field(default_factory=lambda: {"random": 1.0, "rules": 1.0, "snapshot": 2.0})
     max_snapshots: int = 5
@@ -258,11 +263,14 @@ def train(config: TrainConfig) -> Path:
         gamma=config.gamma,
         gae_lambda=config.gae_lambda,
         ent_coef=config.ent_coef,
+        clip_range=config.clip_range,
         policy_kwargs={"net_arch": list(config.net_arch)},
         tensorboard_log=str(out / "tb"),
         seed=config.seed,
         verbose=0,
     )
+    if config.bc_deals > 0:
+        warm_start(model, config, pool, out)
     callback = make_callback(config, venv, pool, out)
     start = time.perf_counter()
     model.learn(config.timesteps, callback=callback, progress_bar=config.progress_bar, tb_log_name="ppo")
@@ -275,6 +283,27 @@ def train(config: TrainConfig) -> Path:
     print(f"{model.num_timesteps} steps in {seconds:.0f} s ({model.num_timesteps / seconds:.0f} steps/s, evaluations included)")
     print(f"final: vs random {callback.rows[-1]['eval_vs_random']:+.2f}, vs rules {callback.rows[-1]['eval_vs_rules']:+.2f} per deal")
     return final
+
+
+def warm_start(model: Any, config: TrainConfig, pool: OpponentPool, out: Path) -> None:
+    """Behaviour cloning of the rule-based bot before PPO (see experiments/imitation.py)."""
+    from experiments.imitation import clone, collect
+
+    start = time.perf_counter()
+    options = {k: v for k, v in env_options(config).items() if k not in ("reward", "shaping")}
+    data = collect(
+        config.env_id, config.bc_deals, pool.fixed["rules"], seed=config.seed + 1, progress=config.progress_bar,
+        reward=config.reward, **options,
+    )  # fmt: skip
+    history = clone(
+        model.policy, data, epochs=config.bc_epochs, learning_rate=config.bc_learning_rate, seed=config.seed, progress=config.progress_bar
+    )
+    write_csv(out / "warm_start.csv", history)
+    seconds = time.perf_counter() - start
+    print(
+        f"warm start: cloned the rule-based bot on {len(data):,} decisions of {config.bc_deals:,} deals in {seconds:.0f} s "
+        f"(agreement with the bot {history[-1]['accuracy']:.1%})"
+    )
 
 
 # ---------------------------------------------------------------------- command line
