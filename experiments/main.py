@@ -1,10 +1,11 @@
 """The main job: train a small MaskablePPO agent on French Tarot (4 players), then evaluate it in the arena.
 
     python -m experiments.main                      # a few minutes on one laptop core
-    python -m experiments.main --timesteps 300000 --deals 500
+    python -m experiments.main --timesteps 1500000 --bc-deals 15000 --deals 1000   # docs/results.md
 
-1. ``experiments/train.py`` trains a MaskablePPO agent by self-play against a pool of opponents
-   (random, the rule-based bot, snapshots of itself) for ``--timesteps`` steps.
+1. ``experiments/train.py`` trains a MaskablePPO agent: a warm start that clones the rule-based
+   bot's decisions in ``--bc-deals`` deals (``experiments/imitation.py``), then PPO self-play
+   against a pool of opponents (the rule-based bot, snapshots of itself) for ``--timesteps`` steps.
 2. ``experiments/arena.py`` plays the trained agent in duplicate on the fixed deal set against
    the random agent and against the rule-based bot (``--deals`` deals each, every seat), and
    prints the tables: mean score per deal with 95% confidence intervals, win rates, roles,
@@ -26,7 +27,8 @@ NUM_PLAYERS = 4
 
 def main(argv: list[str] | None = None) -> dict[str, dict]:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--timesteps", type=int, default=60_000, help="training steps (default 60,000: a few minutes on one core)")
+    p.add_argument("--timesteps", type=int, default=100_000, help="PPO training steps (default 100,000: about two minutes on one core)")
+    p.add_argument("--bc-deals", type=int, default=4_000, help="rule-based bot's deals cloned first (default 4,000; 0: none)")
     p.add_argument("--deals", type=int, default=100, help="arena deals per opponent, each played at every seat (default 100)")
     p.add_argument("--out", default="runs/main", help="output folder (default runs/main)")
     p.add_argument("--seed", type=int, default=0, help="training seed")
@@ -41,6 +43,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
         env_id=ENV_ID,
         num_players=NUM_PLAYERS,
         timesteps=args.timesteps,
+        bc_deals=args.bc_deals,
         seed=args.seed,
         out=str(out / "train"),
         eval_every=max(args.timesteps // 2, 1),
@@ -48,7 +51,10 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
         snapshot_every=max(args.timesteps // 4, 1),
         progress_bar=progress,
     )
-    print(f"training MaskablePPO on {ENV_ID} ({NUM_PLAYERS} players) for {args.timesteps:,} steps -> {config.out}")
+    print(
+        f"training MaskablePPO on {ENV_ID} ({NUM_PLAYERS} players): cloning the rule-based bot in {args.bc_deals:,} deals, "
+        f"then {args.timesteps:,} PPO steps -> {config.out}"
+    )
     model_path = train(config)
 
     from sb3_contrib import MaskablePPO

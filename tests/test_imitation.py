@@ -59,11 +59,14 @@ def test_cloning_learns_the_teachers_decisions():
     assert agree.mean() > 0.8 > uniform + 0.3
 
 
-def test_a_warm_started_run_writes_its_cloning_log(tmp_path):
+@pytest.mark.parametrize("env_id", ["french_tarot_v0", "ottocento_v0"])
+def test_a_warm_started_run_writes_its_cloning_log(tmp_path, env_id):
+    """Both families' rule-based bots serve as teachers (the default TrainConfig clones 10,000 deals)."""
     from experiments.train import TrainConfig, train
 
+    assert TrainConfig().bc_deals > 0
     config = TrainConfig(
-        num_players=4, num_envs=8, timesteps=512, n_steps=64, batch_size=256, n_epochs=1, net_arch=[32], snapshot_every=0,
+        env_id=env_id, num_envs=8, timesteps=512, n_steps=64, batch_size=256, n_epochs=1, net_arch=[32], snapshot_every=0,
         eval_every=0, checkpoint_every=0, eval_episodes=4, out=str(tmp_path), progress_bar=False, torch_threads=1,
         bc_deals=10, bc_epochs=2,
     )  # fmt: skip

@@ -13,11 +13,13 @@ pytest.importorskip("sb3_contrib")
 def test_main_job_trains_then_evaluates(tmp_path):
     from experiments.main import main
 
-    results = main(["--timesteps", "1024", "--deals", "3", "--out", str(tmp_path / "run"), "--deals-dir", str(tmp_path / "deals"),
+    results = main(["--timesteps", "1024", "--bc-deals", "20", "--deals", "3", "--out", str(tmp_path / "run"),
+                    "--deals-dir", str(tmp_path / "deals"),
                     "--no-progress-bar"])  # fmt: skip
     assert set(results) == {"random", "rules"}
     train = tmp_path / "run" / "train"
     assert (train / "model_final.zip").exists() and (train / "learning_curve.png").exists() and (train / "log.csv").exists()
+    assert (train / "warm_start.csv").exists()  # the rule-based bot was cloned first
     for name, r in results.items():
         folder = tmp_path / "run" / f"arena_{name}"
         assert sorted(p.suffix for p in folder.glob("arena_*")) == [".json", ".md", ".png"]

@@ -29,7 +29,7 @@ def tiny(env_id: str, out, **kwargs) -> TrainConfig:
         out=str(out),
         progress_bar=False,
         torch_threads=1,
-        **kwargs,
+        **{"bc_deals": 0, **kwargs},
     )
 
 
