@@ -38,10 +38,10 @@ bench: $(STAMP)
 	$(PY) -m experiments.benchmark
 
 arena: $(STAMP)
-	$(PY) -m experiments.arena --env french_tarot_v0 --players 4 --agents rules,random --deals 200 --out results/arena
+	for n in 3 4 5; do $(PY) -m experiments.arena --env french_tarot_v0 --players $$n --agents rules,random --deals 200 --out results/arena || exit 1; done
 	for env in ottocento_v0 quattro_scartate_v0 terziglio_v0 millone_v0 centocinquanta_v0 quindici_v0; do \
 		$(PY) -m experiments.arena --env $$env --agents rules,random --deals 200 --out results/arena || exit 1; done
-	$(PY) -m experiments.arena --env mattazza_v0 --players 4 --agents rules,random --deals 200 --out results/arena
+	for n in 3 4 5 6; do $(PY) -m experiments.arena --env mattazza_v0 --players $$n --agents rules,random --deals 200 --out results/arena || exit 1; done
 
 train: $(STAMP)
 	$(PY) -m experiments.train --env french_tarot_v0 --players 4 --timesteps 300000 --out runs/french4

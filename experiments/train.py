@@ -172,6 +172,10 @@ def make_callback(config: TrainConfig, venv: Any, pool: OpponentPool, out: Path)
             self.rows: list[dict[str, float]] = []
             self.start = time.perf_counter()
 
+        def _on_training_start(self) -> None:
+            if config.bc_deals > 0 and config.eval_every > 0:
+                self.log_row()  # step 0: the cloned policy, before PPO
+
         def _on_rollout_start(self) -> None:
             venv.set_opponents(pool.draw(venv.num_players - 1))  # every table is at the learner's turn here
 
@@ -221,14 +225,16 @@ def plot_curve(rows: list[dict[str, float]], path: Path, title: str) -> None:
     import matplotlib.pyplot as plt
 
     steps = [r["steps"] for r in rows]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    left.plot(steps, [r["mean_episode_reward"] for r in rows], marker="o")
-    left.set(title="training: mean episode reward", xlabel="steps", ylabel="reward per deal")
-    right.plot(steps, [r["eval_vs_random"] for r in rows], marker="o", label="vs random")
-    right.plot(steps, [r["eval_vs_rules"] for r in rows], marker="o", label="vs rules")
-    right.axhline(0, color="grey", lw=0.5)
-    right.set(title="evaluation: mean score per deal", xlabel="steps", ylabel="score")
-    right.legend()
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    panels = [
+        ("mean_episode_reward", "training: mean episode reward", "reward per deal"),
+        ("eval_vs_random", "evaluation against random players", "score per deal"),
+        ("eval_vs_rules", "evaluation against the rule-based bot", "score per deal"),
+    ]
+    for ax, (key, name, unit) in zip(axes, panels):  # one scale each: the score against the bot is small
+        ax.plot(steps, [r[key] for r in rows], marker="o")
+        ax.axhline(0, color="grey", lw=0.5)
+        ax.set(title=name, xlabel="PPO steps (0: after the warm start)" if rows[0]["steps"] == 0 else "steps", ylabel=unit)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
