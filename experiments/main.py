@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
     p.add_argument("--out", default="runs/main", help="output folder (default runs/main)")
     p.add_argument("--seed", type=int, default=0, help="training seed")
     p.add_argument("--deals-dir", default="results/deals", help="where the arena's versioned deal sets are kept")
+    p.add_argument("--torch-threads", type=int, default=1, help="torch threads (default 1: the env steps on one core anyway)")
     p.add_argument("--no-progress-bar", action="store_true", help="no progress bars")
     args = p.parse_args(argv)
     out = Path(args.out)
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
         checkpoint_every=max(args.timesteps // 2, 1),
         snapshot_every=max(args.timesteps // 4, 1),
         progress_bar=progress,
+        torch_threads=args.torch_threads,
     )
     print(
         f"training MaskablePPO on {ENV_ID} ({NUM_PLAYERS} players): cloning the rule-based bot in {args.bc_deals:,} deals, "

@@ -65,7 +65,7 @@ class TrainConfig:
     seed: int = 0
     out: str = "runs/train"
     progress_bar: bool = True
-    torch_threads: int | None = None
+    torch_threads: int | None = 1  # None: torch decides; two threads on a busy 2-core machine ran 5x slower than one
 
 
 # ---------------------------------------------------------------------- opponents
