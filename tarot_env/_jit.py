@@ -22,8 +22,12 @@ except ImportError:  # numba missing or disabled: the NumPy paths are used
     JIT_AVAILABLE = False
 
 
-def njit(fn: Callable) -> Callable | None:
-    """``fn`` compiled by numba (cached on disk), or None when numba is unavailable."""
+def njit(fn: Callable, inline: bool = False) -> Callable | None:
+    """``fn`` compiled by numba (cached on disk), or None when numba is unavailable.
+
+    ``inline=True`` compiles ``fn`` into each compiled caller (numba's ``inline="always"``):
+    for the small row helpers of the hot kernels, where a call, and the reference counting of
+    each array argument it passes, costs as much as the helper's own work."""
     if not JIT_AVAILABLE:
         return None
-    return numba.njit(cache=True, nogil=True)(fn)
+    return numba.njit(cache=True, nogil=True, inline="always" if inline else "never")(fn)

@@ -37,7 +37,18 @@ def _rel(seat, viewer, n):
     return r + n if r < 0 else r
 
 
-_rel_jit = njit(_rel) or _rel
+_rel_jit = njit(_rel, inline=True) or _rel
+
+
+def _copy_py(dst, src):
+    """``dst[:] = src`` for a destination slice: a plain loop over ``range`` that LLVM turns
+    into vector instructions. Indexing the whole row with ``o[offset + c]`` instead kept the
+    copies scalar (numba must allow a negative index there), which cost ~0.3 µs per row."""
+    for c in range(dst.shape[0]):
+        dst[c] = src[c]
+
+
+_copy = njit(_copy_py, inline=True) or _copy_py
 
 
 def _encode(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, card_flags, history, is_trump, call_slot):
@@ -55,8 +66,7 @@ def _encode(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, 
         o = out[i]
         o[:] = 0  # here rather than np.zeros: the row is zeroed while it is in cache
         hand = seat_cards[b, S_HANDS, v]
-        for c in range(C):
-            o[o_hand + c] = hand[c]
+        _copy(o[o_hand : o_hand + C], hand)
         ph = ints[b, I_PHASE]
         if ints[b, I_CURRENT] == v and ph != _DONE:
             o[o_decision + min(ph, _PLAY)] = 1
@@ -79,16 +89,13 @@ def _encode(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, 
                     else:
                         o[o_alone] = 1
         if flags[b, F_CHIEN_SEEN]:
-            chien = card_flags[b, K_CHIEN]
-            for c in range(C):
-                o[o_chien + c] = chien[c]
+            _copy(o[o_chien : o_chien + C], card_flags[b, K_CHIEN])
         ecart = card_flags[b, K_ECART]
         if tk == v:
-            for c in range(C):
-                o[o_ecart + c] = ecart[c]
+            _copy(o[o_ecart : o_ecart + C], ecart)
         else:  # the others see the écart's trumps only (the row is zero elsewhere)
-            for c in range(FIRST_TRUMP, FIRST_TRUMP + N_TRUMPS):
-                o[o_ecart + c] = ecart[c]
+            at = o_ecart + FIRST_TRUMP
+            _copy(o[at : at + N_TRUMPS], ecart[FIRST_TRUMP : FIRST_TRUMP + N_TRUMPS])
         o[o_chelem] = flags[b, F_CHELEM]
         for k in range(n):
             seat = v + k
@@ -100,14 +107,10 @@ def _encode(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, 
             pg = seat_ints[b, J_POIGNEE, seat]
             if pg > 0:  # a seat without a poignée has shown no card: its block stays zero
                 o[o_poignee + 3 * k + pg - 1] = 1
-                shown = seat_cards[b, S_POIGNEE_CARDS, seat]
                 base = o_poignee_cards + C * k
-                for c in range(C):
-                    o[base + c] = shown[c]
-            played = seat_cards[b, S_PLAYED, seat]
+                _copy(o[base : base + C], seat_cards[b, S_POIGNEE_CARDS, seat])
             base = o_played + C * k
-            for c in range(C):
-                o[base + c] = played[c]
+            _copy(o[base : base + C], seat_cards[b, S_PLAYED, seat])
             card = seat_ints[b, J_TRICK, seat]
             if card >= 0:
                 o[o_trick + C * k + card] = 1

@@ -1,10 +1,12 @@
-"""What every vector env returns."""
+"""What every vector env returns, and the checks they share."""
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
 import numpy as np
+
+from tarot_env._jit import njit
 
 
 class VectorStep(NamedTuple):
@@ -26,3 +28,43 @@ def check_rows(rows: Any, num_envs: int) -> np.ndarray:
     if len(arr) and (arr.min() < 0 or arr.max() >= num_envs):
         raise ValueError(f"rows must be table numbers in 0..{num_envs - 1}, got {rows!r:.100}")
     return arr.astype(np.int64, copy=False)
+
+
+def check_actions(actions: Any, num_rows: int) -> np.ndarray:
+    """``actions`` as an int64 array of shape ``(num_rows,)``, or a clear error (legality aside)."""
+    arr = np.asarray(actions)
+    if arr.shape != (num_rows,) or arr.dtype.kind not in "iu":
+        raise ValueError(f"step() needs one int action per table: an int array of shape ({num_rows},), got {arr.dtype} {arr.shape}")
+    return arr.astype(np.int64, copy=False)
+
+
+def first_illegal_numpy(legal: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> int:
+    """The position in ``rows`` of the first action that is out of range or not legal there
+    (``legal[rows[i], actions[i]]`` False), -1 when every one is legal. ``legal`` is the
+    state's ``(B, A)`` mask, C-contiguous."""
+    num_actions = legal.shape[1]
+    in_range = (actions >= 0) & (actions < num_actions)
+    # one flat gather: legal[rows[i], actions[i]] for every i
+    ok = in_range & legal.ravel()[rows * num_actions + np.where(in_range, actions, 0)]
+    bad = np.flatnonzero(~ok)
+    return int(bad[0]) if len(bad) else -1
+
+
+def _first_illegal_py(legal, rows, actions):
+    """:func:`first_illegal_numpy` as one loop (compiled: one pass, no temporary arrays)."""
+    num_actions = legal.shape[1]
+    for i in range(rows.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= num_actions or not legal[rows[i], a]:
+            return i
+    return -1
+
+
+_first_illegal_kernel = njit(_first_illegal_py)
+
+
+def first_illegal(legal: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> int:
+    """:func:`first_illegal_numpy`, compiled when numba is available (the same answer)."""
+    if _first_illegal_kernel is not None:
+        return _first_illegal_kernel(legal, rows, actions)
+    return first_illegal_numpy(legal, rows, actions)

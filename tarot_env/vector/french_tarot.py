@@ -20,7 +20,9 @@ from tarot_env.rules.french import actions as A
 from tarot_env.rules.french.deal import format_deal, parse_deal
 from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError
 from tarot_env.rules.french.state import Phase, Result
-from tarot_env.vector.common import VectorStep, check_rows
+from tarot_env.vector.common import VectorStep, check_actions, check_rows, first_illegal
+
+_RESULT_NAMES = tuple(Result.name(code) for code in range(Result.count()))
 
 
 class FrenchTarotVectorEnv:
@@ -126,7 +128,7 @@ class FrenchTarotVectorEnv:
                 shaped = trick_rewards(self.game, s, rows[completed], self.reward_mode)
                 rewards[completed] = shaped
                 self._shaped[rows[completed]] += shaped
-        done = np.flatnonzero(s.phase[rows] == Phase.DONE)
+        done = np.flatnonzero((s.phase if rows is self._rows else s.phase[rows]) == Phase.DONE)
         ended = rows[done]
         infos: dict[str, Any] = {"ended": ended}
         terminations = np.zeros(len(rows), dtype=bool)
@@ -135,7 +137,7 @@ class FrenchTarotVectorEnv:
             rewards[done] += final_rewards(s.scores[ended], self.reward_mode) - self._shaped[ended]
             self._shaped[ended] = 0.0
             infos["scores"] = s.scores[ended].copy()
-            infos["results"] = [Result.name(r) for r in s.result[ended].tolist()]
+            infos["results"] = [_RESULT_NAMES[r] for r in s.result[ended].tolist()]
             infos["final_observations"] = self._all_seats(ended)
             if self.records:
                 infos["records"] = [self._record(row) for row in ended.tolist()]
@@ -156,17 +158,9 @@ class FrenchTarotVectorEnv:
 
     def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
         """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
-        arr = np.asarray(actions)
-        if arr.shape != (len(rows),) or not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(
-                f"step() needs one int action per table: an int array of shape ({len(rows)},), got {arr.dtype} {arr.shape}"
-            )
-        arr = arr.astype(np.int64, copy=False)
-        in_range = (arr >= 0) & (arr < self.num_actions)
-        # one flat gather: legal[rows[i], arr[i]] for every i (the mask block is contiguous)
-        legal = in_range & self.state.legal.ravel()[rows * self.num_actions + np.where(in_range, arr, 0)]
-        if not legal.all():
-            k = int(np.flatnonzero(~legal)[0])
+        arr = check_actions(actions, len(rows))
+        k = first_illegal(self.state.legal, rows, arr)
+        if k >= 0:
             row = int(rows[k])
             try:
                 self.game.check_actions(self.state, rows[k : k + 1], arr[k : k + 1])

@@ -19,7 +19,7 @@ from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.game import HandEnd
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
-from tarot_env.vector.common import VectorStep, check_rows
+from tarot_env.vector.common import VectorStep, check_actions, check_rows, first_illegal
 
 
 class TarocchinoVectorEnv:
@@ -115,9 +115,13 @@ class TarocchinoVectorEnv:
         if self.shaping:
             self._shape(rows, tricks_before, hands_before, rewards)
         if ends:
-            position = {r: i for i, r in enumerate(rows.tolist())}
-            rewards[[position[e.row] for e in ends]] += self._hand_ends(ends)
-        done = np.flatnonzero(s.ints[rows, PHASE] == PH_DONE)
+            if rows is self._rows:  # every table: row r is at position r
+                at = [e.row for e in ends]
+            else:
+                position = {r: i for i, r in enumerate(rows.tolist())}
+                at = [position[e.row] for e in ends]
+            rewards[at] += self._hand_ends(ends)
+        done = np.flatnonzero((s.ints[:, PHASE] if rows is self._rows else s.ints[rows, PHASE]) == PH_DONE)
         ended = rows[done]
         infos: dict[str, Any] = {"ended": ended, "hands": ends}
         terminations = np.zeros(len(rows), dtype=bool)
@@ -181,14 +185,9 @@ class TarocchinoVectorEnv:
 
     def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
         """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
-        arr = np.asarray(actions)
-        if arr.shape != (len(rows),) or not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(f"step() needs one int action per table: an int array of shape ({len(rows)},), got {arr.dtype} {arr.shape}")
-        arr = arr.astype(np.int64, copy=False)
-        in_range = (arr >= 0) & (arr < self.num_actions)
-        legal = in_range & self.state.legal.ravel()[rows * self.num_actions + np.where(in_range, arr, 0)]
-        if not legal.all():
-            k = int(np.flatnonzero(~legal)[0])
+        arr = check_actions(actions, len(rows))
+        k = first_illegal(self.state.legal, rows, arr)
+        if k >= 0:
             row, a = int(rows[k]), int(arr[k])
             what = action_to_string(a) if 0 <= a < self.num_actions else f"{a} (ids are 0..{self.num_actions - 1})"
             allowed = ", ".join(action_to_string(x) for x in np.flatnonzero(self.state.legal[row]))

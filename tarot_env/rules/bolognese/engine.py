@@ -158,7 +158,7 @@ def _sides_kind_py(opts):
     return EACH
 
 
-_sides_kind = njit(_sides_kind_py) or _sides_kind_py
+_sides_kind = njit(_sides_kind_py, inline=True) or _sides_kind_py
 
 
 def _side_py(ints, b, seat, opts):
@@ -172,7 +172,7 @@ def _side_py(ints, b, seat, opts):
     return seat
 
 
-_side = njit(_side_py) or _side_py
+_side = njit(_side_py, inline=True) or _side_py
 
 
 def sides_rows_py(ints, rows, n, opts, out):
@@ -193,44 +193,51 @@ def _next_active_py(seat_ints, b, p, n):
     return q
 
 
-_next_active = njit(_next_active_py) or _next_active_py
+_next_active = njit(_next_active_py, inline=True) or _next_active_py
 
 
 def _quindici_round_py(x):
     return (x + 5) // 10
 
 
-_qround = njit(_quindici_round_py) or _quindici_round_py
+_qround = njit(_quindici_round_py, inline=True) or _quindici_round_py
 
 
 # ====================================================================== legal actions
 def _set_legal_py(ints, seat_ints, cards, legal, b, opts):
     """Write the row's legal mask for the player to act (all False once the row leaves the
-    decision phases)."""
-    for a in range(legal.shape[1]):
-        legal[b, a] = False
+    decision phases).
+
+    The mask row and the card rows are taken as 1-D views once (``row = legal[b]``): loops
+    over ``range`` into them compile to vector instructions, where ``legal[b, a]`` (an index
+    numba must check for negative values) kept them scalar."""
+    row = legal[b]
+    for a in range(row.shape[0]):
+        row[a] = False
     phase = ints[b, PHASE]
     p = ints[b, CURRENT]
     if phase == PH_AUCTION:
         if ints[b, BIDDER] < 0:
-            legal[b, A_PASS] = True
-            legal[b, A_POSSO] = True
-            legal[b, A_DI_MIO] = True
+            row[A_PASS] = True
+            row[A_POSSO] = True
+            row[A_DI_MIO] = True
         else:
-            legal[b, A_VA_BENE] = True
-            legal[b, A_OPPOSE] = True
+            row[A_VA_BENE] = True
+            row[A_OPPOSE] = True
     elif phase == PH_CLAIM:
-        legal[b, A_CLAIM] = True
-        legal[b, A_NO_CLAIM] = True
+        row[A_CLAIM] = True
+        row[A_NO_CLAIM] = True
     elif phase == PH_DECLARE:
-        legal[b, A_DECLARE] = True
-        legal[b, A_NO_DECLARE] = True
+        row[A_DECLARE] = True
+        row[A_NO_DECLARE] = True
     elif phase == PH_DISCARD:
+        hand_of, place = cards[b, HAND_OF], cards[b, PLACE]
+        discard = row[AB_DISCARD : AB_DISCARD + NUM_CARDS]
+        p8 = np.int8(p)  # the card rows are int8
         for c in range(NUM_CARDS):
-            if cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND and CARTA_DA_5[c] == 0:
-                legal[b, AB_DISCARD + c] = True
+            discard[c] = (hand_of[c] == p8) & (place[c] == PL_HAND) & (CARTA_DA_5[c] == 0)
     elif phase == PH_PLAY:
-        _legal_plays(ints, cards, legal, b, p, opts)
+        _legal_plays(ints, cards, row[AB_PLAY : AB_PLAY + NUM_CARDS], b, p, opts)
     elif phase == PH_GIVE:
         side = _side(ints, b, p, opts)
         any_scartino = False
@@ -242,39 +249,35 @@ def _set_legal_py(ints, seat_ints, cards, legal, b, opts):
             o = cards[b, PILE_OF, c]
             if o >= 0 and c != MATTO and _side(ints, b, o, opts) == side:
                 if SCARTINO[c] == 1 or not any_scartino or opts[O_GIFT_ANY] == 1:
-                    legal[b, AB_GIVE + c] = True
+                    row[AB_GIVE + c] = True
 
 
-def _held_py(cards, b, p, c):
-    return cards[b, HAND_OF, c] == p and cards[b, PLACE, c] == PL_HAND
-
-
-_held = njit(_held_py) or _held_py
-
-
-def _legal_plays_py(ints, cards, legal, b, p, opts):
+def _legal_plays_py(ints, cards, out, b, p, opts):
     """§4.2: follow the suit led; void, trump; a trump led is answered with a trump; nobody
     must beat or over-trump (U1, unless ``must_overtrump``); the Matto may be covered at any
-    turn (§2.4). Leading: any card (U2: the Matto only where allowed).
+    turn (§2.4). Leading: any card (U2: the Matto only where allowed). Writes the play
+    actions' part of the mask, ``out`` (62,), which is all False on entry.
 
     The Bolognese ids put each suit in one range (``suit * 10`` to ``suit * 10 + 9``), the
     trumps at 40..60 and the Matto at 61 (cards/bolognese.py), so only the ranges that
     matter are read."""
-    base = AB_PLAY
+    hand_of, place = cards[b, HAND_OF], cards[b, PLACE]
+    p8 = np.int8(p)  # the card rows are int8
     led = ints[b, LEAD_SUIT]
     if ints[b, TRICK_SIZE] == 0 or led < 0:  # leading, or only the Matto is on the table
         n_held = 0
-        for c in range(NUM_CARDS):
-            if _held(cards, b, p, c):
-                legal[b, base + c] = True
-                n_held += 1
+        for c in range(NUM_CARDS):  # no branch: one vector loop when compiled
+            held = (hand_of[c] == p8) & (place[c] == PL_HAND)
+            out[c] = held
+            n_held += held
         if ints[b, TRICK_SIZE] == 0 and opts[O_MATTO_LEAD] == 0 and n_held > 1:
-            legal[b, base + MATTO] = False  # U2 "never led": unless it is the last card
+            out[MATTO] = False  # U2 "never led": unless it is the last card
         return
-    matto_trump = opts[O_MATTO_IS_TRUMP] == 1 and _held(cards, b, p, MATTO)  # U19's alternative
+    held_matto = hand_of[MATTO] == p8 and place[MATTO] == PL_HAND
+    matto_trump = opts[O_MATTO_IS_TRUMP] == 1 and held_matto  # U19's alternative
     has_trump = matto_trump
     for c in range(FIRST_TRUMP, MATTO):
-        if _held(cards, b, p, c):
+        if hand_of[c] == p8 and place[c] == PL_HAND:
             has_trump = True
             break
     has_suit = False
@@ -282,33 +285,36 @@ def _legal_plays_py(ints, cards, legal, b, p, opts):
         has_suit = has_trump
     else:
         for c in range(10 * led, 10 * led + 10):
-            if _held(cards, b, p, c):
+            if hand_of[c] == p8 and place[c] == PL_HAND:
                 has_suit = True
-                legal[b, base + c] = True
+                out[c] = True
     if not has_suit or led == TRUMP_SUIT:
         if has_trump:
             top = ints[b, BEST_STR] if SUIT[ints[b, BEST_CARD]] == TRUMP_SUIT else -1
             must_beat = False
             if opts[O_MUST_OVERTRUMP] == 1:  # U1's alternative: a trump played must beat the trumps in the trick when it can
                 for c in range(FIRST_TRUMP, MATTO):
-                    if _held(cards, b, p, c) and (STRENGTH[c] > top or (STRENGTH[c] == MORO_STRENGTH and top == MORO_STRENGTH)):
+                    if (
+                        hand_of[c] == p8
+                        and place[c] == PL_HAND
+                        and (STRENGTH[c] > top or (STRENGTH[c] == MORO_STRENGTH and top == MORO_STRENGTH))
+                    ):
                         must_beat = True
                         break
             for c in range(FIRST_TRUMP, MATTO):
-                if _held(cards, b, p, c):
+                if hand_of[c] == p8 and place[c] == PL_HAND:
                     if not must_beat or STRENGTH[c] > top or (STRENGTH[c] == MORO_STRENGTH and top == MORO_STRENGTH):
-                        legal[b, base + c] = True
+                        out[c] = True
             if matto_trump and not must_beat:
-                legal[b, base + MATTO] = True
+                out[MATTO] = True
         else:
             for c in range(NUM_CARDS):
-                if _held(cards, b, p, c):
-                    legal[b, base + c] = True
-    if _held(cards, b, p, MATTO):
-        legal[b, base + MATTO] = True
+                out[c] = (hand_of[c] == p8) & (place[c] == PL_HAND)
+    if held_matto:
+        out[MATTO] = True
 
 
-_legal_plays = njit(_legal_plays_py) or _legal_plays_py
+_legal_plays = njit(_legal_plays_py, inline=True) or _legal_plays_py
 _set_legal = njit(_set_legal_py) or _set_legal_py
 
 
@@ -537,7 +543,7 @@ def _end_trick_py(ints, seat_ints, cards, hist, b, opts):
         ints[b, CURRENT] = m
 
 
-_end_trick = njit(_end_trick_py) or _end_trick_py
+_end_trick = njit(_end_trick_py, inline=True) or _end_trick_py
 
 
 def _play_py(ints, seat_ints, cards, hist, b, c, opts):
@@ -578,7 +584,7 @@ def _play_py(ints, seat_ints, cards, hist, b, c, opts):
         _begin_turn(ints, seat_ints, b, opts)
 
 
-_play = njit(_play_py) or _play_py
+_play = njit(_play_py, inline=True) or _play_py
 
 
 # ====================================================================== one decision
@@ -685,7 +691,7 @@ def step_row_py(ints, seat_ints, cards, hist, legal, b, a, opts):
     _set_legal(ints, seat_ints, cards, legal, b, opts)
 
 
-step_row = njit(step_row_py) or step_row_py
+step_row = njit(step_row_py, inline=True) or step_row_py
 
 
 def step_rows_py(ints, seat_ints, cards, hist, legal, rows, actions, opts):

@@ -99,6 +99,8 @@ for _k, _v in {HAND: PL_HAND, EXTRA: PL_EXTRA, SECOND: PL_SECOND, POZZO: PL_POZZ
 #: per-hand fields reset at each new deal (match-level ones survive: totals, penalties, who is still in)
 _MATCH_INTS = (DEALER, HAND_NO, MATCH_OVER, N_ACTIVE, HANDS_PLAYED)
 _MATCH_SEAT = (TOTAL, RAW_TOTAL, PENALTY, ACTIVE)
+#: bound of the terms of the Matto exchange's sort key (see ``_auto_exchange``)
+_KEY = 1 << 20
 
 
 @dataclass
@@ -213,8 +215,9 @@ class TarocchinoGame:
             seat_ints[np.ix_(rows, np.arange(self.num_players), list(_MATCH_SEAT))] = keep_s
             ints[rows, HAND_NO] += 1
         else:
-            for r in rows:
-                self.dealt[int(r)] = []
+            if self.keep_deals:
+                for r in rows.tolist():
+                    self.dealt[r] = []
             if totals is not None:
                 seat_ints[rows, :, TOTAL] = totals
                 if self.game == "quindici":  # totals are rounded points; their raw reading is 10 points each (U24)
@@ -249,13 +252,12 @@ class TarocchinoGame:
             seat_of_pos = np.where(dest.seat[None, :] >= 0, order[np.maximum(dest.seat, 0)][None, :], -1)
         place = _PLACE_OF_DEST[dest.place][None, :].repeat(len(rows), axis=0)
         in_hand = (place == PL_HAND) | (place == PL_EXTRA)
-        block = np.empty((len(rows), 4, NUM_CARDS), dtype=np.int64)
-        for k, values in enumerate((seat_of_pos, place, np.where(in_hand, seat_of_pos, -1), in_hand)):
-            np.put_along_axis(block[:, k], packs, values, axis=1)
-        cards[rows, DEALT_TO] = block[:, 0]
-        cards[rows, PLACE] = block[:, 1]
-        cards[rows, HAND_OF] = block[:, 2]
-        cards[rows, FIRST] = block[:, 3]
+        # card packs[i, j] gets the values of position j: one flat index for the four rows written
+        at = (np.arange(len(rows))[:, None] * NUM_CARDS + packs).ravel()
+        for row, values in ((DEALT_TO, seat_of_pos), (PLACE, place), (HAND_OF, np.where(in_hand, seat_of_pos, -1)), (FIRST, in_hand)):
+            block = np.empty((len(rows), NUM_CARDS), dtype=cards.dtype)
+            block.ravel()[at] = np.broadcast_to(values, block.shape).ravel()
+            cards[rows, row] = block
         state.ints[rows, N_ACTIVE] = np.count_nonzero(state.seat_ints[rows, :, ACTIVE], axis=1)
 
     def shuffle_and_deal(self, state: TarocchinoState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator) -> list[HandEnd]:
@@ -327,7 +329,7 @@ class TarocchinoGame:
         result[result == 0] = RS_PLAYED
         ints[rows, RESULT] = result
         hand_no = ints[rows, HAND_NO]
-        infos: list[dict[str, Any]] = [{"hand": int(h)} for h in hand_no]
+        infos: list[dict[str, Any]] = [{"hand": h} for h in hand_no.tolist()]
         scores = np.zeros((R, n), dtype=np.int64)
         played = np.flatnonzero(result == RS_PLAYED)
         if len(played):
@@ -351,7 +353,8 @@ class TarocchinoGame:
         over, next_dealer = self._after_hands(state, rows, result, scores, infos)
         score_list, over_list = scores.tolist(), over.tolist()
         ends = [
-            HandEnd(r, infos[i]["result"], score_list[i], infos[i], over_list[i], sides[i], active[i]) for i, r in enumerate(rows.tolist())
+            HandEnd(r, info["result"], sc, info, ov, sd, ac)
+            for r, info, sc, ov, sd, ac in zip(rows.tolist(), infos, score_list, over_list, sides, active)
         ]
         finished = over | (not self.config.match)
         done = rows[finished]
@@ -425,16 +428,22 @@ class TarocchinoGame:
         if self.config.matto_gift == "scartino":
             scartini = cand & IS_SCARTINO
             cand = np.where(scartini.any(axis=1)[:, None], scartini, cand)
-        row_of, card_of = np.nonzero(cand)
-        without = mine[row_of].copy()
+        row_of, card_of = np.nonzero(cand)  # by row, then card id
+        without = mine[row_of]
         without[np.arange(len(row_of)), card_of] = False
-        with_ = theirs[row_of].copy()
+        with_ = theirs[row_of]
         with_[np.arange(len(row_of)), card_of] = True
-        cost = -(without.astype(np.int64) @ CARD_VALUE + combination_points(without, mori=self._mori))
-        help_ = with_.astype(np.int64) @ CARD_VALUE + combination_points(with_, mori=self._mori)
-        order = np.lexsort((card_of, help_, cost, row_of))  # by row, then cost, help, card id
-        first = order[np.r_[0, np.flatnonzero(np.diff(row_of[order])) + 1]]
-        state.cards[rows[row_of[first]], PILE_OF, card_of[first]] = w[row_of[first]]
+        # card points: the card leaves ``mine`` and joins ``theirs`` (the piles of two sides share no card)
+        value = CARD_VALUE[card_of]
+        cost = value - (mine @ CARD_VALUE)[row_of] - combination_points(without, mori=self._mori)
+        help_ = (theirs @ CARD_VALUE)[row_of] + value + combination_points(with_, mori=self._mori)
+        # the least (cost, help, card id) of each row, as one int64 key: every term is a few hundred
+        # points at most (the whole pack: 118 card points, 296 + 550 in combinations), far below _KEY
+        key = ((cost + _KEY) * (2 * _KEY) + help_) * NUM_CARDS + card_of
+        starts = np.flatnonzero(np.diff(row_of, prepend=-1))  # where each row's candidates begin
+        best = np.minimum.reduceat(key, starts)
+        k = row_of[starts]
+        state.cards[rows[k], PILE_OF, best % NUM_CARDS] = w[k]
         state.ints[rows, MATTO_SEAT] = -2
 
     def _hand_points(self, state: TarocchinoState, rows: np.ndarray, infos: list[dict[str, Any]]) -> np.ndarray:
@@ -555,10 +564,10 @@ class TarocchinoGame:
                     res = game_result(totals, c.target, tie=c.tie)
                 over[idx] = res != PLAY_ON
                 winner[idx] = res
-        totals_list = seat_ints[rows, :, TOTAL].tolist()
-        for i in range(R):
-            infos[i]["totals"] = totals_list[i]
-            if over[i] and self.game != "mattazza":
+        for info, totals_row in zip(infos, seat_ints[rows, :, TOTAL].tolist()):
+            info["totals"] = totals_row
+        if self.game != "mattazza":
+            for i in np.flatnonzero(over).tolist():
                 infos[i]["game_winner"] = "draw" if winner[i] == DRAW else int(winner[i])
                 ints[rows[i], GAME_WINNER] = winner[i]
         return over & c.match, next_dealer
@@ -567,11 +576,9 @@ class TarocchinoGame:
 def _breakdowns(hs) -> list[dict[str, Any]]:
     """The parts of each row's hand score (by side, or by seat in Mattazza) as plain numbers;
     half-points (Terziglio) as halves."""
-    k = hs.scale
-    columns = {}
-    for name in ("cards", "last_trick", "combinations", "declarations", "bonus", "total"):
-        v = getattr(hs, name)
-        columns[name] = (v / k).tolist() if k > 1 else v.tolist()
-    columns["capotted"] = hs.capotted.tolist()
-    names = list(columns)
-    return [{"points": dict(zip(names, row))} for row in zip(*columns.values())]
+    parts = np.stack([hs.cards, hs.last_trick, hs.combinations, hs.declarations, hs.bonus, hs.total], axis=1)
+    values = (parts / hs.scale).tolist() if hs.scale > 1 else parts.tolist()
+    return [
+        {"points": {"cards": a, "last_trick": b, "combinations": c, "declarations": d, "bonus": e, "total": f, "capotted": cap}}
+        for (a, b, c, d, e, f), cap in zip(values, hs.capotted.tolist())
+    ]

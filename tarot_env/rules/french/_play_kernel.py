@@ -59,7 +59,7 @@ def _is_attack_py(seat, taker, partner):
     return seat >= 0 and (seat == taker or seat == partner)  # noqa: SIM109 (plain comparisons for numba)
 
 
-_is_attack = njit(_is_attack_py) or _is_attack_py
+_is_attack = njit(_is_attack_py, inline=True) or _is_attack_py
 
 
 def _legal_cards_py(out, b, ints, seat_cards, suit, strength, opts):
@@ -88,18 +88,17 @@ def _legal_cards_py(out, b, ints, seat_cards, suit, strength, opts):
             for c in range(led * SUIT_SIZE, (led + 1) * SUIT_SIZE):
                 out[c] = hand[c]
         else:
-            n_trump = n_higher = 0
-            for c in range(FIRST_TRUMP, excuse):
-                if hand[c]:
-                    n_trump += 1
-                    if strength[c] > top:
-                        n_higher += 1
+            n_trump = 0
+            n_higher = 0
+            for c in range(FIRST_TRUMP, excuse):  # no branch: compiled, a few vector instructions
+                n_trump += hand[c]
+                n_higher += hand[c] & (strength[c] > top)
             if n_trump == 0:
                 for c in range(C):
                     out[c] = hand[c]
             else:
                 for c in range(FIRST_TRUMP, excuse):
-                    out[c] = hand[c] and (n_higher == 0 or strength[c] > top)
+                    out[c] = hand[c] & ((n_higher == 0) | (strength[c] > top))
     # §10: trick 1 may not be opened in the called suit, except with the called card
     if opts[N] == 5 and ints[b, TRICK_NO] == 0 and led < 0 and (opts[OPENING_NEXT_PLAYER] or ints[b, TRICK_SIZE] == 0):
         cc = ints[b, CALLED]
@@ -120,7 +119,7 @@ def _legal_cards_py(out, b, ints, seat_cards, suit, strength, opts):
                     out[c] = hand[c]
 
 
-_legal_cards = njit(_legal_cards_py) or _legal_cards_py
+_legal_cards = njit(_legal_cards_py, inline=True) or _legal_cards_py
 
 
 def _play_mask(rows, ints, seat_cards, suit, strength, opts):
@@ -131,11 +130,13 @@ def _play_mask(rows, ints, seat_cards, suit, strength, opts):
     return out
 
 
-def _play_cards(rows, cards, ints, flags, seat_ints, seat_cards, card_ints, history, legal, suit, strength, opts):
+def _play_cards(rows, cards, ints, flags, seat_ints, seat_cards, card_ints, history, legal, poignee_todo, suit, strength, opts):
     """play.apply_play then play.complete_trick, then the next seat's legal cards into ``legal``.
 
     Returns a status per row: 0 done (``legal`` is up to date), 1 the deal is over, 2 still in
-    trick 1 (the next seat may have a poignée to declare first: the caller decides)."""
+    trick 1 and the next seat may declare a poignée first (``poignee_todo``: the caller moves
+    the row to that decision, FrenchTarotGame._to_turn). In trick 1, a next seat with no
+    poignée to declare plays at once: its legal cards are written here, as in later tricks."""
     n = opts[N]
     num_tricks = opts[NUM_TRICKS]
     excuse = opts[EXCUSE]
@@ -166,7 +167,7 @@ def _play_cards(rows, cards, ints, flags, seat_ints, seat_cards, card_ints, hist
         ints[b, TRICK_SIZE] += 1
         ints[b, CURRENT] = (p + 1) % n
         if ints[b, TRICK_SIZE] < n:
-            if t == 0:
+            if t == 0 and poignee_todo[b, ints[b, CURRENT]]:
                 status[i] = 2
             else:
                 _next_legal(legal, b, ints, seat_cards, suit, strength, opts)
@@ -233,7 +234,7 @@ def _next_legal_py(legal, b, ints, seat_cards, suit, strength, opts):
     _legal_cards(legal[b, : seat_cards.shape[3]], b, ints, seat_cards, suit, strength, opts)
 
 
-_next_legal = njit(_next_legal_py) or _next_legal_py
+_next_legal = njit(_next_legal_py, inline=True) or _next_legal_py
 
 play_mask_kernel = njit(_play_mask)
 play_cards_kernel = njit(_play_cards)

@@ -75,7 +75,7 @@ def play_cards(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, card: 
     if g.use_jit:
         b = s.blocks
         status = play_cards_kernel(rows, card, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"], b["card_ints"],
-                                   b["history"], b["legal"], _SUIT_OF, _STRENGTH, g.play_options)  # fmt: skip
+                                   b["history"], b["legal"], b["poignee_todo"], _SUIT_OF, _STRENGTH, g.play_options)  # fmt: skip
         if len(rows) == 1:
             code = status.item(0)
             return (rows if code == 1 else _NO_ROWS), (_NO_ROWS if code == 0 else rows)
