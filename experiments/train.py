@@ -133,6 +133,11 @@ def env_options(config: TrainConfig) -> dict[str, Any]:
     return options
 
 
+def rules_options(config: TrainConfig) -> dict[str, Any]:
+    """The env options without the training reward's (evaluations and demonstrations score deals plainly)."""
+    return {k: v for k, v in env_options(config).items() if k not in ("reward", "shaping")}
+
+
 def evaluate(model: Any, config: TrainConfig, opponent: Any, deals: int, seed: int = 1, deterministic: bool = True) -> float:
     """The learner's mean score per deal (the env's ``score`` reward) against ``opponent`` at every other seat.
 
@@ -141,7 +146,7 @@ def evaluate(model: Any, config: TrainConfig, opponent: Any, deals: int, seed: i
     """
     from tarot_env.wrappers import TarotVecEnv
 
-    options = {k: v for k, v in env_options(config).items() if k not in ("reward", "shaping")}
+    options = rules_options(config)
     venv = TarotVecEnv(deals, env_id=config.env_id, seat="rotate", opponents=opponent, reward="score", **options)
     venv.seed(seed)
     obs = venv.reset()
@@ -297,7 +302,7 @@ def warm_start(model: Any, config: TrainConfig, pool: OpponentPool, out: Path) -
     from experiments.imitation import clone, collect
 
     start = time.perf_counter()
-    options = {k: v for k, v in env_options(config).items() if k not in ("reward", "shaping")}
+    options = rules_options(config)
     data = collect(
         config.env_id, config.bc_deals, pool.fixed["rules"], seed=config.seed + 1, progress=config.progress_bar,
         reward=config.reward, **options,

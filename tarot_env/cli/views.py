@@ -216,8 +216,7 @@ def tarocchino_trick(env: Any, t: int) -> str:
     n = raw.num_players
     last = np.flatnonzero(cards[S.TRICK_OF] == t)
     winner = int(s.hist[0, t])
-    # trick t was led by the winner of trick t - 1, the first trick by the Primo (the hand's first leader)
-    leader = int(s.hist[0, t - 1]) if t else int(s.ints[0, S.PRIMO])
+    leader = s.trick_leader(0, t)
     order = sorted(last, key=lambda c: (int(cards[S.PLAYED_BY, c]) - leader) % n)
     played = ", ".join(f"player_{int(cards[S.PLAYED_BY, c])} {BOLOGNESE_DECK.names[c]}" for c in order)
     return f"trick {t + 1}: {played} — won by player_{winner}"

@@ -48,7 +48,6 @@ from tarot_env.rules.bolognese.state import (
     PL_TABLE,
     PLACE,
     PLAYED_BY,
-    PRIMO,
     SOLOIST,
     TOTAL,
     TRICK_NO,
@@ -520,7 +519,7 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         t = int(ints[TRICK_NO])
         if t and phase != PH_DONE:
             last = np.flatnonzero(cards[TRICK_OF] == t - 1)
-            led = int(ints[PRIMO]) if t == 1 else int(s.hist[0, t - 2])  # its leader: the first leader, or the last winner
+            led = s.trick_leader(0, t - 1)
             order = sorted(last, key=lambda c: (int(cards[PLAYED_BY, c]) - led) % self.num_players)
             won = ", ".join(f"player_{int(cards[PLAYED_BY, c])}: {names[c]}" for c in order)
             lines.append(f"  trick {t} won by player_{int(s.hist[0, t - 1])} ({won})")

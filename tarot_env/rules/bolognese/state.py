@@ -163,6 +163,11 @@ class TarocchinoState:
         legal = np.zeros((batch, NUM_ACTIONS), dtype=bool)
         return cls(ints, seat_ints, cards, hist, legal)
 
+    def trick_leader(self, row: int, t: int) -> int:
+        """The seat that led trick ``t`` (0-based) of ``row``: the Primo (the hand's first leader)
+        for the first trick, else the winner of the trick before (§4.2)."""
+        return int(self.ints[row, PRIMO]) if t == 0 else int(self.hist[row, t - 1])
+
     @property
     def blocks(self) -> tuple[np.ndarray, ...]:
         return self.ints, self.seat_ints, self.cards, self.hist, self.legal
