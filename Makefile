@@ -23,10 +23,10 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m experiments.main
+	$(PY) -m tarot_env.experiments.main
 
 play: $(STAMP)
-	$(PY) -m experiments.play_random
+	$(PY) -m tarot_env.experiments.play_random
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
@@ -35,16 +35,16 @@ test: lint
 	$(PY) -m pytest
 
 bench: $(STAMP)
-	$(PY) -m experiments.benchmark
+	$(PY) -m tarot_env.experiments.benchmark
 
 arena: $(STAMP)
-	for n in 3 4 5; do $(PY) -m experiments.arena --env french_tarot_v0 --players $$n --agents rules,random --deals 200 --out results/arena || exit 1; done
+	for n in 3 4 5; do $(PY) -m tarot_env.experiments.arena --env french_tarot_v0 --players $$n --agents rules,random --deals 200 --out results/arena || exit 1; done
 	for env in ottocento_v0 quattro_scartate_v0 terziglio_v0 millone_v0 centocinquanta_v0 quindici_v0; do \
-		$(PY) -m experiments.arena --env $$env --agents rules,random --deals 200 --out results/arena || exit 1; done
-	for n in 3 4 5 6; do $(PY) -m experiments.arena --env mattazza_v0 --players $$n --agents rules,random --deals 200 --out results/arena || exit 1; done
+		$(PY) -m tarot_env.experiments.arena --env $$env --agents rules,random --deals 200 --out results/arena || exit 1; done
+	for n in 3 4 5 6; do $(PY) -m tarot_env.experiments.arena --env mattazza_v0 --players $$n --agents rules,random --deals 200 --out results/arena || exit 1; done
 
 train: $(STAMP)
-	$(PY) -m experiments.train --env french_tarot_v0 --players 4 --timesteps 300000 --out runs/french4
+	$(PY) -m tarot_env.experiments.train --env french_tarot_v0 --players 4 --timesteps 300000 --out runs/french4
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis results

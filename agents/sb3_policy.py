@@ -1,6 +1,6 @@
 """Stable-Baselines3 policies as agents: a trained (Maskable)PPO plays a seat, or a frozen copy of it does.
 
->>> from agents.sb3_policy import SB3PolicyAgent, snapshot
+>>> from tarot_env.agents.sb3_policy import SB3PolicyAgent, snapshot
 >>> agent = SB3PolicyAgent(model)               # follows the model as it keeps training
 >>> rival = snapshot(model)                     # a frozen copy: self-play against past selves
 >>> env.set_opponents(rival)                    # SingleAgentEnv / TarotVecEnv

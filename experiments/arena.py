@@ -1,7 +1,7 @@
 """The evaluation arena: agents play a fixed, versioned deal set in duplicate, with confidence intervals and ratings.
 
-    python -m experiments.arena --env ottocento_v0 --agents random,rules --deals 200 --out results/arena
-    python -m experiments.arena --env french_tarot_v0 --players 4 --agents rules,sb3:model.zip --time-limit 0.5
+    python -m tarot_env.experiments.arena --env ottocento_v0 --agents random,rules --deals 200 --out results/arena
+    python -m tarot_env.experiments.arena --env french_tarot_v0 --players 4 --agents rules,sb3:model.zip --time-limit 0.5
 
 - **Deal set**: ``results/deals/<env_id>[_<n>p]_v1.json`` (``_s<seed>`` added for a seed other than
   the default), made once from the seed and reused (extended deterministically when more deals are
@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 import tarot_env
-from agents.random_agent import RandomAgent
+from tarot_env.agents.random_agent import RandomAgent
 
 DEAL_SET_VERSION = 1
 DEFAULT_SEED = 0
@@ -54,10 +54,10 @@ PARTNERSHIP = ("ottocento_v0", "quattro_scartate_v0")
 def rule_agent(env_id: str) -> Any:
     """The rule-based bot of the env's game family."""
     if env_id.startswith("french"):
-        from agents.french_rules import FrenchRuleAgent
+        from tarot_env.agents.french_rules import FrenchRuleAgent
 
         return FrenchRuleAgent()
-    from agents.tarocchino_rules import TarocchinoRuleAgent
+    from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
 
     return TarocchinoRuleAgent(env_id)
 
@@ -75,7 +75,7 @@ def make_agent(spec: str, env_id: str, seed: int = 0) -> Any:
     if spec.startswith("sb3:"):
         from sb3_contrib import MaskablePPO
 
-        from agents.sb3_policy import SB3PolicyAgent
+        from tarot_env.agents.sb3_policy import SB3PolicyAgent
 
         return SB3PolicyAgent(MaskablePPO.load(spec[4:], device="cpu"), deterministic=True)
     raise ValueError(f"unknown agent {spec!r}: use random, rules or sb3:<path-to-zip>")

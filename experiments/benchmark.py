@@ -10,13 +10,13 @@ itself is included.
 observations ``(B, D)`` and legal masks ``(B, A)`` of the players to act, finished deals being
 dealt again in place (all timed as env time). The random agent's time is measured apart, so
 that both the env-only and the with-agent decisions per second are reported. Each batch size
-runs in a fresh child process (``python -m experiments.benchmark --child ...``) whose peak
+runs in a fresh child process (``python -m tarot_env.experiments.benchmark --child ...``) whose peak
 resident memory is read at the end (see :func:`peak_rss`); memory per game is computed from
 the arrays themselves (see :func:`bench_vector`). A PNG of throughput against ``B`` is drawn.
 
-    python -m experiments.benchmark                      # both APIs, every env id (AEC: every player count; vector: 4 players)
-    python -m experiments.benchmark --seconds 10 --env french_tarot_v0 --players 4
-    python -m experiments.benchmark --api vector --batch 1,256,4096 --players 4
+    python -m tarot_env.experiments.benchmark                      # both APIs, every env id (AEC: every player count; vector: 4 players)
+    python -m tarot_env.experiments.benchmark --seconds 10 --env french_tarot_v0 --players 4
+    python -m tarot_env.experiments.benchmark --api vector --batch 1,256,4096 --players 4
 
 Prints a line per configuration and writes JSON (default ``results/benchmark.json``; results
 already in the file for configurations not measured again are kept) and, when the vector API
@@ -135,7 +135,7 @@ class PermutationAgent:
     sample's error (measured: under 1% with the default 16,384 spare rows, 1–2% with 1,024).
     The window offsets are drawn up front too. Nothing of size ``B×A`` is allocated per step (the cumulative-count
     alternative, ``cumsum`` of the mask, costs about ten times as much at large B;
-    :class:`agents.random_agent.RandomAgent` draws a float matrix per step).
+    :class:`tarot_env.agents.random_agent.RandomAgent` draws a float matrix per step).
     """
 
     def __init__(self, batch: int, num_actions: int, seed: int = 0, spare_rows: int = 16384) -> None:
@@ -188,7 +188,7 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
     Env time is ``step()`` (rules, auto-reset of finished deals, observations and masks);
     agent time is :class:`PermutationAgent`. Medians of the runs are reported, as for AEC.
 
-    Memory per game: the bytes of the state blocks (``venv.state.blocks``) plus the arrays of
+    Memory per game: the bytes of the state blocks (``venv.game_state.blocks``) plus the arrays of
     one ``VectorStep`` (observations, masks, players, rewards, terminations), divided by ``B``.
     The vector env keeps no observation buffer of its own: each step returns fresh arrays.
     """
@@ -221,7 +221,7 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
         decisions = steps * batch
         runs.append({"env": decisions / env_time, "total": decisions / (env_time + agent_time), "decisions": decisions,
                      "deals": deals, "steps": steps, "env_time": env_time, "agent_time": agent_time})  # fmt: skip
-    blocks = venv.state.blocks
+    blocks = venv.game_state.blocks
     state_bytes = sum(block.nbytes for block in (blocks.values() if isinstance(blocks, dict) else blocks))
     step_bytes = sum(a.nbytes for a in (out.observations, out.action_masks, out.players, out.rewards, out.terminations))
     env_dps = sorted(r["env"] for r in runs)
@@ -260,7 +260,7 @@ def run_child(env_id: str, config: dict, batch: int, seconds: float, repeats: in
     """:func:`bench_vector` in a fresh interpreter, so that its peak memory is its own."""
     spec = {"env": env_id, "config": config, "batch": batch, "seconds": seconds, "repeats": repeats, "min_steps": min_steps}
     proc = subprocess.run(
-        [sys.executable, "-m", "experiments.benchmark", "--child", json.dumps(spec)],
+        [sys.executable, "-m", "tarot_env.experiments.benchmark", "--child", json.dumps(spec)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,

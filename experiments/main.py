@@ -1,7 +1,7 @@
 """The main job: train a small MaskablePPO agent on French Tarot (4 players), then evaluate it in the arena.
 
-    python -m experiments.main                      # a few minutes on one laptop core
-    python -m experiments.main --timesteps 1500000 --bc-deals 15000 --deals 1000   # docs/results.md
+    python -m tarot_env.experiments.main                      # a few minutes on one laptop core
+    python -m tarot_env.experiments.main --timesteps 1500000 --bc-deals 15000 --deals 1000   # docs/results.md
 
 1. ``experiments/train.py`` trains a MaskablePPO agent: a warm start that clones the rule-based
    bot's decisions in ``--bc-deals`` deals (``experiments/imitation.py``), then PPO self-play
@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from experiments.arena import markdown, rule_agent, run_arena
-from experiments.train import TrainConfig, train
+from tarot_env.experiments.arena import markdown, rule_agent, run_arena
+from tarot_env.experiments.train import TrainConfig, train
 
 ENV_ID = "french_tarot_v0"
 NUM_PLAYERS = 4
@@ -61,8 +61,8 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
 
     from sb3_contrib import MaskablePPO
 
-    from agents.random_agent import RandomAgent
-    from agents.sb3_policy import SB3PolicyAgent
+    from tarot_env.agents.random_agent import RandomAgent
+    from tarot_env.agents.sb3_policy import SB3PolicyAgent
 
     ppo = SB3PolicyAgent(MaskablePPO.load(model_path), deterministic=True)
     opponents = {"random": RandomAgent(seed=args.seed), "rules": rule_agent(ENV_ID)}

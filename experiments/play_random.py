@@ -2,7 +2,7 @@
 
 Each deal is rendered as it ends, then a summary table of the results is printed.
 
-    python -m experiments.play_random [--seed 0]
+    python -m tarot_env.experiments.play_random [--seed 0]
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 import tarot_env
-from agents.random_agent import RandomAgent
+from tarot_env.agents.random_agent import RandomAgent
 
 #: configurations played for each env id (one deal each)
 CONFIGS: dict[str, list[dict]] = {

@@ -1,6 +1,6 @@
 """MaskablePPO self-play training for any tarot_env game.
 
-    python -m experiments.train --env french_tarot_v0 --players 4 --timesteps 200000 --out runs/french4
+    python -m tarot_env.experiments.train --env french_tarot_v0 --players 4 --timesteps 200000 --out runs/french4
 
 The learner plays one seat at every table of a :class:`~tarot_env.wrappers.TarotVecEnv` (the seat
 rotates deal by deal). Its opponents are drawn from a pool: the uniform random agent, the game
@@ -74,10 +74,10 @@ class TrainConfig:
 def rule_agent(env_id: str):
     """The game family's rule-based bot."""
     if env_id.startswith("french_tarot"):
-        from agents.french_rules import FrenchRuleAgent
+        from tarot_env.agents.french_rules import FrenchRuleAgent
 
         return FrenchRuleAgent()
-    from agents.tarocchino_rules import TarocchinoRuleAgent
+    from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
 
     return TarocchinoRuleAgent(env_id)
 
@@ -86,7 +86,7 @@ class OpponentPool:
     """Random, rules and frozen snapshots of the learner; ``draw(k)`` gives ``k`` opponents by weight."""
 
     def __init__(self, env_id: str, weights: dict[str, float], max_snapshots: int, seed: int = 0) -> None:
-        from agents.random_agent import RandomAgent
+        from tarot_env.agents.random_agent import RandomAgent
 
         unknown = set(weights) - {"random", "rules", "snapshot"}
         if unknown:
@@ -99,7 +99,7 @@ class OpponentPool:
         self.last_draw: list[str] = []
 
     def add_snapshot(self, model: Any, steps: int) -> None:
-        from agents.sb3_policy import snapshot
+        from tarot_env.agents.sb3_policy import snapshot
 
         self.snapshots.append((steps, snapshot(model)))
         del self.snapshots[: -self.max_snapshots]
@@ -299,7 +299,7 @@ def train(config: TrainConfig) -> Path:
 
 def warm_start(model: Any, config: TrainConfig, pool: OpponentPool, out: Path) -> None:
     """Behaviour cloning of the rule-based bot before PPO (see experiments/imitation.py)."""
-    from experiments.imitation import clone, collect
+    from tarot_env.experiments.imitation import clone, collect
 
     start = time.perf_counter()
     options = rules_options(config)

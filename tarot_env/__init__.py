@@ -14,11 +14,11 @@ from tarot_env import (
     quindici_v0,
     terziglio_v0,
 )
+from tarot_env._version import __version__
 from tarot_env.errors import IllegalActionError
 from tarot_env.records import ReplayError, replay
 from tarot_env.registry import ENV_IDS, make
 
-__version__ = "0.1.0"
 __all__ = [
     "ENV_IDS",
     "IllegalActionError",

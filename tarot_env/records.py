@@ -41,7 +41,7 @@ def replay(record: dict[str, Any], check_scores: bool = True) -> list[int]:
             raise ReplayError(f"action #{i} {text!r} by {env.agent_selection} is refused: {err}") from err
     if not raw.game_over:
         raise ReplayError(f"the record's {len(record['actions'])} actions stop before the end of the deal")
-    scores = [int(x) for x in raw.state.scores[0]]
+    scores = [int(x) for x in raw.game_state.scores[0]]
     if check_scores and "scores" in record and list(record["scores"]) != scores:
         raise ReplayError(f"the record says scores {record['scores']}, the rules give {scores}")
     return scores

@@ -46,7 +46,7 @@ def start(env, deal: dict, taker: int, contract: str, *, call: str | None = None
         env.step(f"call {call}")
     for c in cards(discards):
         env.step(f"discard {c}")
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     if s.phase[0] == Phase.CHELEM:
         env.step("chelem" if chelem else "no_chelem")
     else:
@@ -55,7 +55,7 @@ def start(env, deal: dict, taker: int, contract: str, *, call: str | None = None
 
 def answer_poignees(env, poignees: dict[int, str] | None = None) -> None:
     """Answer the poignée question of the player to act (``no_poignee`` unless told)."""
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     while s.phase[0] == Phase.POIGNEE:
         seat = int(s.current[0])
         env.step((poignees or {}).get(seat, "no_poignee"))
@@ -65,7 +65,7 @@ def legal_cards(env) -> set[str]:
     """The cards the player to act may play now (after his poignée question, if any)."""
     answer_poignees(env)
     raw = env.unwrapped
-    assert raw.state.phase[0] == Phase.PLAY
+    assert raw.game_state.phase[0] == Phase.PLAY
     actions = [raw.action_to_string(a) for a in raw.legal_actions()]
     assert all(a.startswith("play ") for a in actions)
     return {a.split()[1] for a in actions}
@@ -75,15 +75,15 @@ def play(env, *played: str, poignees: dict[int, str] | None = None) -> None:
     """Play the given cards in turn, whoever is to act."""
     for c in played:
         answer_poignees(env, poignees)
-        seat = int(env.unwrapped.state.current[0])
-        assert env.unwrapped.state.hands[0, seat, card(c)], f"{c} is not in the hand of seat {seat}"
+        seat = int(env.unwrapped.game_state.current[0])
+        assert env.unwrapped.game_state.hands[0, seat, card(c)], f"{c} is not in the hand of seat {seat}"
         env.step(f"play {c}")
 
 
 def play_out(env, prefs: list[str], *, tricks: int | None = None, poignees: dict[int, str] | None = None) -> None:
     """Each player plays the first legal card of his preference list (one string per seat),
     until the deal is over or ``tricks`` tricks are complete."""
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     queues = [cards(p) for p in prefs]
     for seat, q in enumerate(queues):  # cards already played are gone from the lists
         queues[seat] = [c for c in q if s.hands[0, seat, card(c)]]
@@ -99,7 +99,7 @@ def play_out(env, prefs: list[str], *, tricks: int | None = None, poignees: dict
 
 def trick_cards(env, t: int) -> list[str]:
     """The cards of trick ``t`` (0-based) in play order from its leader."""
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     n = env.unwrapped.game.num_players
     in_trick = np.flatnonzero(s.trick_of[0] == t)
     by_seat = {int(np.flatnonzero(s.played[0, :, c])[0]): FRENCH_DECK.names[c] for c in in_trick}
@@ -108,12 +108,12 @@ def trick_cards(env, t: int) -> list[str]:
 
 
 def winners(env) -> list[int]:
-    return [int(w) for w in env.unwrapped.state.winners[0]]
+    return [int(w) for w in env.unwrapped.game_state.winners[0]]
 
 
 def pile_of(env, c: str) -> int:
     """Seat whose won cards hold card ``c`` at the end (or now, for a finished trick)."""
-    return int(env.unwrapped.state.pile[0, card(c)])
+    return int(env.unwrapped.game_state.pile[0, card(c)])
 
 
 def info(env) -> dict:

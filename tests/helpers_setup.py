@@ -85,7 +85,7 @@ def legal(env) -> set[str]:
 
 
 def phase(env) -> str:
-    return Phase.name(int(env.unwrapped.state.phase[0]))
+    return Phase.name(int(env.unwrapped.game_state.phase[0]))
 
 
 def field(env, agent: int | str, name: str) -> np.ndarray:
@@ -102,7 +102,7 @@ def card_set(mask: np.ndarray) -> set[str]:
 
 
 def hand(env, s: int) -> set[str]:
-    return card_set(env.unwrapped.state.hands[0, s])
+    return card_set(env.unwrapped.game_state.hands[0, s])
 
 
 def play_out(env, policy=None) -> list[tuple[int, str]]:
@@ -133,7 +133,7 @@ def highest_first(env) -> str:
 def snapshot(env) -> dict:
     """Copies of every field of the state, of every observation, and of the env's bookkeeping."""
     raw = env.unwrapped
-    state = {f.name: getattr(raw.state, f.name).copy() for f in dataclasses.fields(raw.state)}
+    state = {f.name: getattr(raw.game_state, f.name).copy() for f in dataclasses.fields(raw.game_state)}
     obs = {a: {k: v.copy() for k, v in raw.observe(a).items()} for a in raw.possible_agents}
     book = {
         "agent_selection": raw.agent_selection,

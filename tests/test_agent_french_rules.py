@@ -21,8 +21,8 @@ from helpers_setup import make_deal
 
 import tarot_env
 import tarot_env.vector
-from agents.french_rules import FrenchRuleAgent, num_players_of
-from agents.random_agent import RandomAgent
+from tarot_env.agents.french_rules import FrenchRuleAgent, num_players_of
+from tarot_env.agents.random_agent import RandomAgent
 from tarot_env.encoding.french import layout
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french.state import Phase
@@ -177,8 +177,8 @@ def swap_and_compare(env, bot) -> int:
         me = int(env.agent_selection.split("_")[1])
         action = bot.act(obs["observation"], obs["action_mask"].astype(bool))
         a, b = (me + 1) % 4, (me + 2) % 4
-        hands = raw.state.hands[0]
-        if raw.state.phase[0] == Phase.PLAY and hands[a].any() and hands[b].any():  # swap a card between the next two players
+        hands = raw.game_state.hands[0]
+        if raw.game_state.phase[0] == Phase.PLAY and hands[a].any() and hands[b].any():  # swap a card between the next two players
             ca, cb = int(np.flatnonzero(hands[a])[0]), int(np.flatnonzero(hands[b])[0])
             hands[a, ca], hands[b, cb], hands[a, cb], hands[b, ca] = False, False, True, True
             again = raw.observe(env.agent_selection)

@@ -22,8 +22,8 @@ import pytest
 from helpers_tarocchino import make_deal, new_env, play, seat
 
 import tarot_env.vector
-from agents.random_agent import RandomAgent
-from agents.tarocchino_rules import TarocchinoRuleAgent
+from tarot_env.agents.random_agent import RandomAgent
+from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
 from tarot_env.cards.bolognese import card
 from tarot_env.encoding.bolognese import layout
 from tarot_env.rules.bolognese.combinations import cricche_points

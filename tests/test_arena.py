@@ -8,8 +8,8 @@ import time
 import numpy as np
 import pytest
 
-from agents.random_agent import RandomAgent
-from experiments import arena
+from tarot_env.agents.random_agent import RandomAgent
+from tarot_env.experiments import arena
 
 
 def test_deal_sets_are_reproducible_and_versioned(tmp_path):

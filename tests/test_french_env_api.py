@@ -184,7 +184,7 @@ def test_configuration_survives_reset_with_seed():
         assert raw.config.num_players == 5
         assert raw.config.chelem_announcement == "before_ecart"
         assert raw.config.poignee_trumps == "choose"
-        assert int(raw.state.dealer[0]) == 2
+        assert int(raw.game_state.dealer[0]) == 2
         assert set(env.observe("player_0")) == {"observation", "action_mask", "oracle"}
         if raw.game_over:  # petit sec
             continue
@@ -193,8 +193,8 @@ def test_configuration_survives_reset_with_seed():
         for action in ("bid garde", "pass", "pass", "pass", "pass", "call KS"):
             env.step(action)
         # chelem_announcement="before_ecart": the chelem is asked before the chien is taken up
-        assert int(raw.state.phase[0]) == Phase.CHELEM
-        assert not raw.state.chien_seen[0]
+        assert int(raw.game_state.phase[0]) == Phase.CHELEM
+        assert not raw.game_state.chien_seen[0]
         assert env.agent_selection == "player_3"
         random_actions_until_done(env, rng)
         scores = np.array(env.infos["player_0"]["scores"])
@@ -221,9 +221,9 @@ def test_same_seed_same_deal_and_trajectory(num_players):
     for seed in (0, 1, 12345):
         a.reset(seed=seed)
         b.reset(seed=seed)
-        np.testing.assert_array_equal(a.unwrapped.state.hands, b.unwrapped.state.hands)
-        np.testing.assert_array_equal(a.unwrapped.state.chien, b.unwrapped.state.chien)
-        assert int(a.unwrapped.state.dealer[0]) == int(b.unwrapped.state.dealer[0])
+        np.testing.assert_array_equal(a.unwrapped.game_state.hands, b.unwrapped.game_state.hands)
+        np.testing.assert_array_equal(a.unwrapped.game_state.chien, b.unwrapped.game_state.chien)
+        assert int(a.unwrapped.game_state.dealer[0]) == int(b.unwrapped.game_state.dealer[0])
         run_a = play_episode(a, seed, policy_seed=seed + 1)
         run_b = play_episode(b, seed, policy_seed=seed + 1)
         assert run_a[0] == run_b[0]
@@ -240,7 +240,7 @@ def test_different_seeds_different_deals(num_players):
     deals = set()
     for seed in range(40):
         env.reset(seed=seed)
-        deals.add(env.unwrapped.state.hands[0].tobytes())
+        deals.add(env.unwrapped.game_state.hands[0].tobytes())
     assert len(deals) == 40
 
 
@@ -258,9 +258,9 @@ def test_petit_sec_deal_ends_at_reset_through_the_aec_loop(num_players, seed):
     env = french_tarot_v0.env(num_players=num_players)
     raw = env.unwrapped
     env.reset(seed=seed)
-    assert _has_petit_sec(raw.state.hands[0])
+    assert _has_petit_sec(raw.game_state.hands[0])
     assert raw.game_over
-    dealer = int(raw.state.dealer[0])
+    dealer = int(raw.game_state.dealer[0])
     seen = []
     for agent in env.agent_iter():
         _obs, reward, terminated, _truncated, info = env.last()
@@ -276,8 +276,8 @@ def test_petit_sec_deal_ends_at_reset_through_the_aec_loop(num_players, seed):
     redeal = french_tarot_v0.env(num_players=num_players, petit_sec="redeal")
     redeal.reset(seed=seed)
     assert not redeal.unwrapped.game_over
-    assert not _has_petit_sec(redeal.unwrapped.state.hands[0])
-    assert int(redeal.unwrapped.state.dealer[0]) == (dealer + 1) % num_players
+    assert not _has_petit_sec(redeal.unwrapped.game_state.hands[0])
+    assert int(redeal.unwrapped.game_state.dealer[0]) == (dealer + 1) % num_players
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)
@@ -288,8 +288,8 @@ def test_fixed_dealer_survives_reseeding_and_random_dealer_varies(num_players):
     for seed in range(30):
         fixed.reset(seed=seed)
         free.reset(seed=seed)
-        assert int(fixed.unwrapped.state.dealer[0]) == 1
-        dealers.add(int(free.unwrapped.state.dealer[0]))
+        assert int(fixed.unwrapped.game_state.dealer[0]) == 1
+        dealers.add(int(free.unwrapped.game_state.dealer[0]))
     assert dealers == set(range(num_players))
 
 
@@ -316,7 +316,7 @@ def test_observation_space_matches_layout(num_players):
         obs = env.observe(agent)
         assert obs["observation"].dtype == np.int8 and obs["observation"].shape == (offset,)
         assert space.contains(obs)
-        np.testing.assert_array_equal(obs["observation"][hand.offset : hand.offset + hand.length], raw.state.hands[0, seat])
+        np.testing.assert_array_equal(obs["observation"][hand.offset : hand.offset + hand.length], raw.game_state.hands[0, seat])
 
 
 def test_observation_sizes_per_player_count():
@@ -376,7 +376,7 @@ def test_oracle_adds_every_hand(num_players):
     fields = {f.name: f for f in oracle_layout(num_players)}
     rng = np.random.default_rng(0)
     for _ in range(12):
-        s = raw.state
+        s = raw.game_state
         for seat, agent in enumerate(env.possible_agents):
             oracle = env.observe(agent)["oracle"]
             h = fields["hands"]
@@ -433,7 +433,7 @@ def test_final_infos_carry_the_scores(num_players):
     raw = env.unwrapped
     env.reset(seed=first_played_seed(num_players))
     random_actions_until_done(env, np.random.default_rng(1))
-    scores = [int(x) for x in raw.state.scores[0]]
+    scores = [int(x) for x in raw.game_state.scores[0]]
     for i, agent in enumerate(env.possible_agents):
         info = env.infos[agent]
         assert info["scores"] == scores
@@ -445,7 +445,7 @@ def test_final_infos_carry_the_scores(num_players):
 def _shares(raw) -> np.ndarray:
     """Each seat's weight in the scores per the docstring: taker N−1 alone, 2 with a partner; others 1."""
     n = raw.game.num_players
-    s = raw.state
+    s = raw.game_state
     share = np.ones(n)
     share[int(s.taker[0])] = 2.0 if int(s.partner[0]) >= 0 else n - 1.0
     return share
@@ -476,14 +476,14 @@ def test_shaping_pays_each_trick_and_sums_to_the_final_reward(num_players, mode)
         while not raw.game_over:
             legal = raw.legal_actions()
             action = legal[rng.integers(len(legal))]
-            tricks_before = int(raw.state.trick_no[0])
+            tricks_before = int(raw.game_state.trick_no[0])
             shaped.step(action)
             plain.step(action)
             step_rewards = np.array([shaped.rewards[a] for a in shaped.possible_agents])
             sums += step_rewards
             if raw.game_over:
                 break
-            s = raw.state
+            s = raw.game_state
             if int(s.trick_no[0]) > tricks_before:
                 t = tricks_before
                 winner = int(s.winners[0, t])
@@ -503,7 +503,7 @@ def test_shaping_pays_each_trick_and_sums_to_the_final_reward(num_players, mode)
         assert plain.unwrapped.game_over
         np.testing.assert_allclose(sums, unshaped, atol=1e-9)
         if mode == "win_loss":
-            np.testing.assert_array_equal(unshaped, np.sign(raw.state.scores[0]))
+            np.testing.assert_array_equal(unshaped, np.sign(raw.game_state.scores[0]))
         assert trick_rewards == raw.game.num_tricks - 1
     assert played >= 3
 

@@ -1,6 +1,6 @@
 """Bad input to french_tarot_v0 (interface.md §6, §4): every refused action, deal or option
 raises an exception whose message names what was given and what is allowed; a refused action or
-reset leaves the state (every field of ``raw.state``), the observations and the env's bookkeeping
+reset leaves the state (every field of ``raw.game_state``), the observations and the env's bookkeeping
 unchanged, and the deal can then be played correctly to its end."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def test_accepted_spellings_of_one_action(action):
     be numpy integers. Seat 3 overcalls seat 2's garde with a garde sans."""
     env = at("bid")
     env.step(action)
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     assert int(s.taker[0]) == 3 and int(s.contract[0]) == 3 and s.bids[0].tolist() == [-1, 0, 2, 3]
     finish_correctly(env, [*SITUATIONS["bid"][2], "bid garde_sans"])
 
@@ -276,11 +276,11 @@ def test_unknown_reset_option_warns_names_it_and_is_ignored():
     message = str(caught[0].message)
     assert "'dael'" in message and "'deal'" in message
     dealt = [FRENCH_DECK.mask(hand) for hand in DEAL["hands"]]
-    hands = env.unwrapped.state.hands[0]
+    hands = env.unwrapped.game_state.hands[0]
     assert not all(np.array_equal(hands[s], dealt[s]) for s in range(4))  # a random deal, not the misspelt one
     with pytest.warns(UserWarning, match="'seed'"):
         env.reset(options={"deal": DEAL, "seed": 3})
-    hands = env.unwrapped.state.hands[0]
+    hands = env.unwrapped.game_state.hands[0]
     assert all(np.array_equal(hands[s], dealt[s]) for s in range(4))
 
 
@@ -372,5 +372,5 @@ def test_options_survive_refused_input():
         env.reset(options={"deal": DEAL})  # a 4-player deal
     env.reset(seed=5)
     assert env.unwrapped.config.num_players == 3 and env.unwrapped.config.poignee_trumps == "highest"
-    assert env.unwrapped.state.hands[0].sum(axis=1).tolist() == [24] * 3
+    assert env.unwrapped.game_state.hands[0].sum(axis=1).tolist() == [24] * 3
     assert legal(env) == {"pass", "bid petite", "bid garde", "bid garde_sans", "bid garde_contre"}

@@ -217,7 +217,7 @@ def test_taker_leads_trick_1_after_announcing_a_chelem():
     assert env.agent_selection == "player_0"  # asked for his poignée, then leads
     answer_poignees(env)
     assert env.agent_selection == "player_0"
-    assert int(env.unwrapped.state.leader[0]) == 0
+    assert int(env.unwrapped.game_state.leader[0]) == 0
 
 
 def test_v5_announced_chelem_excuse_worth_4_points():
@@ -231,7 +231,7 @@ def test_v5_announced_chelem_excuse_worth_4_points():
     assert winners(env) == [0] * 18
     assert trick_cards(env, 17)[0] == "T1"
     assert pile_of(env, "EX") == 3  # the Excuse went back to its owner's side
-    assert int(env.unwrapped.state.exchange[0]) == 1  # the debt is booked: +1/2 to the attack
+    assert int(env.unwrapped.game_state.exchange[0]) == 1  # the debt is booked: +1/2 to the attack
     i = info(env)
     assert i["attack_points"] == 87 and i["attack_bouts"] == 2
     assert i["petit_au_bout"] == 1 and i["chelem"] == "announced_made"
@@ -276,10 +276,10 @@ def test_announced_chelem_failed_and_excuse_exchange():
     start(env, A1_DEAL, taker=0, contract="garde", discards=A1_CHIEN, chelem=True)
     play_out(env, [taker, A1_HANDS[1], A1_HANDS[2], seat3], tricks=1)
     assert trick_cards(env, 0) == ["T1", "T2", "T3", "T4"] and winners(env)[0] == 3
-    assert int(env.unwrapped.state.exchange[0]) == 0
+    assert int(env.unwrapped.game_state.exchange[0]) == 0
     play_out(env, [taker, A1_HANDS[1], A1_HANDS[2], seat3], tricks=2)
     assert trick_cards(env, 1) == ["EX", "T21", "7S", "10H"] and winners(env)[1] == 0
-    assert int(env.unwrapped.state.exchange[0]) == 1
+    assert int(env.unwrapped.game_state.exchange[0]) == 1
     assert pile_of(env, "EX") == 3
     play_out(env, [taker, A1_HANDS[1], A1_HANDS[2], seat3])
     i = info(env)
@@ -392,7 +392,7 @@ def test_excuse_on_the_last_trick_changes_camp():
     assert trick_cards(env, 17) == ["9D", "EX", "2D", "KD"]
     assert winners(env) == [0] * 16 + [2, 1]
     assert pile_of(env, "EX") == 0
-    assert int(env.unwrapped.state.exchange[0]) == 0
+    assert int(env.unwrapped.game_state.exchange[0]) == 0
     i = info(env)
     assert i["attack_points"] == 72.5 and i["attack_bouts"] == 3
     assert i["unit"] == 248
@@ -432,7 +432,7 @@ def p_deal(taker_last: str, chien: str, **rules):
     play_out(env, hands, tricks=3)
     # §6.3: the Excuse's side had won no trick yet; the half point is booked at once
     assert trick_cards(env, 2) == ["T19", "T7", "EX", "2H"] and winners(env)[:3] == [0, 0, 0]
-    assert int(env.unwrapped.state.exchange[0]) == 1 and pile_of(env, "EX") == 2
+    assert int(env.unwrapped.game_state.exchange[0]) == 1 and pile_of(env, "EX") == 2
     play_out(env, hands)
     assert trick_cards(env, 16) == ["2C", "5C", "QS", "QH"] and winners(env)[16] == 1
     return env
@@ -538,7 +538,7 @@ def test_taker_excuse_in_a_defence_chelem(debt, points):
     S = -(25 + 47)*6 - 200 = -632."""
     env = d0(hands=D2_HANDS, unpaid_excuse_debt=debt)
     assert trick_cards(env, 1) == ["T21", "JS", "EX", "T18"] and winners(env)[1] == 2
-    assert int(env.unwrapped.state.exchange[0]) == -1
+    assert int(env.unwrapped.game_state.exchange[0]) == -1
     assert pile_of(env, "EX") == 0
     assert winners(env).count(0) == 0
     i = info(env)
@@ -632,7 +632,7 @@ def test_5p_opening_lead_not_in_the_called_suit():
     """§6.1 / §10: trick 1 may not be led in the called card's suit (KS called: seat 0 may
     not lead any of his thirteen spades)."""
     env = f_env("KS")
-    assert int(env.unwrapped.state.partner[0]) == 3
+    assert int(env.unwrapped.game_state.partner[0]) == 3
     assert legal_cards(env) == {"KH", "3H"}
     with pytest.raises(IllegalActionError):
         env.step("play 1S")
@@ -648,7 +648,7 @@ def test_5p_opening_lead_with_the_called_card_itself():
 def test_5p_partner_revealed_when_the_called_card_is_played():
     """§10: the partner is secret until the called card is played."""
     env = f_env("KH")
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     assert int(s.partner[0]) == 0 and not s.partner_known[0]
     play(env, "KH")
     assert s.partner_known[0]
@@ -687,7 +687,7 @@ def test_5p_leader_with_only_called_suit_cards(option, with_excuse, expected):
     suit besides the called one, plus the Excuse, make 14), so the rules layer is checked on
     an edited state: seat 0 keeps only his thirteen spades (KS called)."""
     env = f_env("KS", called_suit_only_hand=option)
-    s, game = env.unwrapped.state, env.unwrapped.game
+    s, game = env.unwrapped.game_state, env.unwrapped.game
     s.hands[0, 0, [card("KH"), card("3H")]] = False
     if with_excuse:
         s.hands[0, 2, EXCUSE] = False

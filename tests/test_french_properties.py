@@ -370,7 +370,7 @@ def test_env_replays_a_seed_and_records_replay_to_the_same_scores(num_players, s
     assert a.infos == b.infos
     record = a.unwrapped.record()
     assert record == b.unwrapped.record()
-    scores = [int(x) for x in a.unwrapped.state.scores[0]]
+    scores = [int(x) for x in a.unwrapped.game_state.scores[0]]
     assert record["scores"] == scores
     assert tarot_env.replay(record) == scores
     assert tarot_env.replay(json.loads(json.dumps(record))) == scores

@@ -134,7 +134,7 @@ def test_random_deals_have_the_right_sizes_and_every_card_once(n):
     hand_size, chien_size = {3: (24, 6), 4: (18, 6), 5: (15, 3)}[n]
     for seed in range(5):
         env.reset(seed=seed)
-        s = env.unwrapped.state
+        s = env.unwrapped.game_state
         if s.result[0] == Result.PETIT_SEC:
             continue
         assert s.hands[0].sum(axis=1).tolist() == [hand_size] * n
@@ -154,7 +154,7 @@ def test_chien_after_packets_custom_pattern():
     assert set(np.flatnonzero(chien[0])) == {54, 58, 62, 66, 70, 74}
     env = new_env(4, chien_after_packets=(18, 19, 20, 21, 22, 23))
     env.reset(seed=1)
-    assert env.unwrapped.state.hands[0].sum(axis=1).tolist() == [18] * 4
+    assert env.unwrapped.game_state.hands[0].sum(axis=1).tolist() == [18] * 4
     three = FrenchTarotConfig(num_players=3, chien_after_packets=(1, 3, 5, 7, 9, 17))
     assert np.flatnonzero(deal_destinations(three) == 3).tolist() == [4, 13, 22, 31, 40, 73]
 
@@ -255,12 +255,12 @@ def test_petit_sec_redeal_option_deals_again_with_the_next_dealer():
     annul = new_env(4, dealer=dealer)
     annul.reset(seed=seed)
     assert annul.unwrapped.game_over and annul.infos["player_0"]["result"] == "petit_sec"
-    assert int(annul.unwrapped.state.dealer[0]) == dealer
-    annulled = annul.unwrapped.state.hands[0].copy()
+    assert int(annul.unwrapped.game_state.dealer[0]) == dealer
+    annulled = annul.unwrapped.game_state.hands[0].copy()
 
     env = new_env(4, dealer=dealer, petit_sec="redeal")
     env.reset(seed=seed)
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     assert not env.unwrapped.game_over
     assert int(s.dealer[0]) == (dealer + 1) % 4
     assert phase(env) == "bid" and seat(env) == (dealer + 2) % 4
@@ -284,7 +284,7 @@ def test_bidding_starts_right_of_dealer_each_player_once(n, dealer):
     """§3: dealer+1 speaks first, then in seat order, the dealer last; each player exactly once."""
     env = new_env(n, dealer=dealer)
     env.reset(options={"deal": make_deal(n, dealer, {})})
-    assert int(env.unwrapped.state.dealer[0]) == dealer
+    assert int(env.unwrapped.game_state.dealer[0]) == dealer
     order = [(dealer + 1 + k) % n for k in range(n)]
     act(env, *["pass"] * n, by=order)
     assert env.unwrapped.game_over
@@ -309,7 +309,7 @@ def test_highest_bidder_becomes_taker_and_nobody_speaks_twice():
     overcall), seat 2 is the taker at garde and takes up the chien."""
     env = start(4, make_deal(4, 0, {}))
     act(env, "bid petite", "bid garde", "pass", "pass", by=[1, 2, 3, 0])
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     assert int(s.taker[0]) == 2 and int(s.contract[0]) == 2
     assert s.bids[0].tolist() == [0, 1, 2, 0]
     assert phase(env) == "ecart" and seat(env) == 2
@@ -329,7 +329,7 @@ def test_all_pass_throws_the_deal_in(n):
     for agent in raw.possible_agents:
         assert env.infos[agent] == {"scores": [0] * n, "result": "all_passed"}
         assert env.rewards[agent] == 0
-    assert raw.state.scores[0].tolist() == [0] * n
+    assert raw.game_state.scores[0].tolist() == [0] * n
 
 
 # ====================================================================== §10 the 5-player call
@@ -378,7 +378,7 @@ def test_calling_a_card_of_ones_own_hand_plays_alone():
     it, the others cannot."""
     env = start(5, make_deal(5, 0, {1: "KS " + suit_cards(14)}))
     act(env, "bid garde_sans", "pass", "pass", "pass", "pass", "call KS")
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     assert int(s.partner[0]) == -1 and int(s.called[0]) == card("KS")
     assert field(env, 1, "alone").tolist() == [1]
     for v in (0, 2, 3, 4):
@@ -394,7 +394,7 @@ def test_called_card_in_the_chien_means_playing_alone(contract):
     shown, so everyone knows it; at garde sans it stays unseen but the deal is scored alone."""
     env = start(5, make_deal(5, 0, {}, "KH 1S 2S"))
     act(env, contract, "pass", "pass", "pass", "pass", "call KH")
-    assert int(env.unwrapped.state.partner[0]) == -1
+    assert int(env.unwrapped.game_state.partner[0]) == -1
     if contract == "bid petite":
         for v in range(5):
             assert field(env, v, "alone").tolist() == [1]
@@ -407,7 +407,7 @@ def test_holder_of_the_called_card_is_the_partner():
     the three defenders -S each."""
     env = start(5, make_deal(5, 0, {3: "KD " + suit_cards(14, "KD")}))
     act(env, "bid garde", "pass", "pass", "pass", "pass", "call KD")
-    assert int(env.unwrapped.state.partner[0]) == 3
+    assert int(env.unwrapped.game_state.partner[0]) == 3
     assert field(env, 3, "partner").tolist() == [1, 0, 0, 0, 0]  # the holder knows: himself, relative seat 0
     for v in (0, 1, 2, 4):  # nobody else, not even the taker, knows before KD is played
         assert not field(env, v, "partner").any()
@@ -457,7 +457,7 @@ def test_petite_chien_shown_to_all_taken_up_and_six_discarded():
         assert len(hand(env, 1)) == 24 - k
         act(env, f"discard {c}", by=[1])
     assert hand(env, 1) == names("T11..T21 KS KH KD KC QS QH QD")
-    assert card_set(env.unwrapped.state.ecart[0]) == chien
+    assert card_set(env.unwrapped.game_state.ecart[0]) == chien
     assert phase(env) == "chelem"
     for v in range(4):
         assert card_set(field(env, v, "chien")) == chien  # still known to all
@@ -503,7 +503,7 @@ def test_forced_trump_discards_are_shown_to_the_defence():
     with pytest.raises(IllegalActionError):
         env.step("discard T4")
     act(env, "discard 2S", "discard 3S", "discard 4S")
-    assert card_set(env.unwrapped.state.ecart[0]) == names("T2 T3 1S 2S 3S 4S")
+    assert card_set(env.unwrapped.game_state.ecart[0]) == names("T2 T3 1S 2S 3S 4S")
     for v in (0, 2, 3):
         assert card_set(field(env, v, "ecart")) == {"T2", "T3"}
     assert card_set(field(env, 1, "ecart")) == names("T2 T3 1S 2S 3S 4S")
@@ -681,7 +681,7 @@ def test_poignee_asked_only_of_a_qualifying_player_at_his_first_card():
     assert legal(env) == {"poignee simple", "no_poignee"}
     act(env, "poignee simple")
     assert phase(env) == "play" and seat(env) == 3
-    assert int(env.unwrapped.state.trick_size[0]) == 2  # still trick 1, his first card
+    assert int(env.unwrapped.game_state.trick_size[0]) == 2  # still trick 1, his first card
     decisions = play_out(env)
     assert not [a for _, a in decisions if a.startswith(("poignee", "no_poignee"))]
 
@@ -693,7 +693,7 @@ def test_excuse_completes_a_poignee_of_nine_trumps():
     assert legal(env) == {"poignee simple", "no_poignee"}
     act(env, "poignee simple")
     shown = names("T13..T21 EX")
-    assert card_set(env.unwrapped.state.poignee_cards[0, 1]) == shown
+    assert card_set(env.unwrapped.game_state.poignee_cards[0, 1]) == shown
     for v in range(4):  # shown to all: seat 1 is relative seat (1 - v) % 4
         rel = (1 - v) % 4
         assert card_set(field(env, v, "poignee_cards")[rel * 78 : (rel + 1) * 78]) == shown
@@ -707,7 +707,7 @@ def test_twelve_trumps_and_excuse(declared, shown):
     env = _leader_with_trumps(4, 12, excuse=True)
     assert legal(env) == {"poignee simple", "poignee double", "no_poignee"}
     act(env, declared)
-    assert card_set(env.unwrapped.state.poignee_cards[0, 1]) == names(shown)
+    assert card_set(env.unwrapped.game_state.poignee_cards[0, 1]) == names(shown)
 
 
 def test_ten_trumps_and_excuse_shows_ten_trumps_only():
@@ -716,7 +716,7 @@ def test_ten_trumps_and_excuse_shows_ten_trumps_only():
     env = _leader_with_trumps(4, 10, excuse=True)
     assert legal(env) == {"poignee simple", "no_poignee"}
     act(env, "poignee simple")
-    assert card_set(env.unwrapped.state.poignee_cards[0, 1]) == names("T12..T21")
+    assert card_set(env.unwrapped.game_state.poignee_cards[0, 1]) == names("T12..T21")
 
 
 @pytest.mark.parametrize(("mode", "shown"), [("lowest", "T10..T19"), ("highest", "T12..T21")])
@@ -725,7 +725,7 @@ def test_surplus_trumps_hidden_automatically(mode, shown):
     is hidden, the lowest or the highest shown as the option says."""
     env = _leader_with_trumps(4, 12, excuse=True, poignee_trumps=mode)
     act(env, "poignee simple")
-    assert card_set(env.unwrapped.state.poignee_cards[0, 1]) == names(shown)
+    assert card_set(env.unwrapped.game_state.poignee_cards[0, 1]) == names(shown)
     assert phase(env) == "play"
 
 
@@ -754,7 +754,7 @@ def test_choose_mode_double_with_excuse_needs_no_choice():
     env = _leader_with_trumps(4, 12, excuse=True, poignee_trumps="choose")
     act(env, "poignee double")
     assert phase(env) == "play"
-    assert card_set(env.unwrapped.state.poignee_cards[0, 1]) == names("T10..T21 EX")
+    assert card_set(env.unwrapped.game_state.poignee_cards[0, 1]) == names("T10..T21 EX")
 
 
 # The FFT example (§5.2): 4 Kings and 15 trumps after the chien, one trump must be discarded.
@@ -774,11 +774,11 @@ def test_forced_discarded_trump_counts_toward_the_takers_poignee(forced_count):
     if forced_count:
         assert legal(env) == {"poignee simple", "poignee double", "poignee triple", "no_poignee"}
         act(env, "poignee triple")
-        assert card_set(env.unwrapped.state.poignee_cards[0, 1]) == names("T2..T16")
+        assert card_set(env.unwrapped.game_state.poignee_cards[0, 1]) == names("T2..T16")
     else:
         assert legal(env) == {"poignee simple", "poignee double", "no_poignee"}
         act(env, "poignee double")
-        assert card_set(env.unwrapped.state.poignee_cards[0, 1]) == names("T3..T15")
+        assert card_set(env.unwrapped.game_state.poignee_cards[0, 1]) == names("T3..T15")
 
 
 def _simple_poignee_by(shown_by, then):

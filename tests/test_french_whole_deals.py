@@ -399,7 +399,7 @@ def test_deals_are_complete():
 def test_whole_deal_scores(played):
     """§9: the final scores worked out by hand (see each deal's comments); they sum to zero."""
     d, env = played
-    assert [int(x) for x in env.unwrapped.state.scores[0]] == d.scores
+    assert [int(x) for x in env.unwrapped.game_state.scores[0]] == d.scores
     assert sum(d.scores) == 0
     for agent in env.possible_agents:
         assert env.infos[agent]["scores"] == d.scores
@@ -426,7 +426,7 @@ def test_five_player_partner_tricks_count_for_the_attack():
     """§10: the partner's tricks (8 and 9, won with KC and QC: 13 + 11 hp) count for the attack; the
     partner is the holder of the called KH and scores +S."""
     env = play_deal(DEAL_C)
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     assert int(s.partner[0]) == 1
     assert [int(w) for w in s.winners[0, 7:9]] == [1, 1]
     assert int(s.winners[0, 9]) == 4
@@ -439,7 +439,7 @@ def test_excuse_changes_camp_on_the_last_trick_in_deal_d():
     """§6.3: a defender's Excuse played to the last trick, won by another defender, goes to the
     attack (FFT "change de camp"): the attack ends with 2 bouts and 40.5 points."""
     env = play_deal(DEAL_D)
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     assert int(s.winners[0, 17]) == 3
     assert env.infos["player_0"]["attack_bouts"] == 2
     assert env.infos["player_0"]["attack_points"] == 40.5
@@ -448,7 +448,7 @@ def test_excuse_changes_camp_on_the_last_trick_in_deal_d():
 def test_announced_chelem_taker_leads():
     """§5.1, §6.1: after the chelem announcement the taker (seat 2) leads trick 1, not dealer + 1."""
     env = play_deal(DEAL_E)
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     assert int(s.leaders[0, 0]) == 2
     assert [int(w) for w in s.winners[0]] == [2] * 18
 

@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from agents.french_rules import FrenchRuleAgent
-from experiments.imitation import clone, collect
+from tarot_env.agents.french_rules import FrenchRuleAgent
+from tarot_env.experiments.imitation import clone, collect
 
 
 def test_demonstrations_hold_the_teachers_legal_decisions_and_each_seats_deal_score():
@@ -62,7 +62,7 @@ def test_cloning_learns_the_teachers_decisions():
 @pytest.mark.parametrize("env_id", ["french_tarot_v0", "ottocento_v0"])
 def test_a_warm_started_run_writes_its_cloning_log(tmp_path, env_id):
     """Both families' rule-based bots serve as teachers (the default TrainConfig clones 10,000 deals)."""
-    from experiments.train import TrainConfig, train
+    from tarot_env.experiments.train import TrainConfig, train
 
     assert TrainConfig().bc_deals > 0
     config = TrainConfig(

@@ -11,7 +11,7 @@ pytest.importorskip("sb3_contrib")
 
 
 def test_main_job_trains_then_evaluates(tmp_path):
-    from experiments.main import main
+    from tarot_env.experiments.main import main
 
     results = main(["--timesteps", "1024", "--bc-deals", "20", "--deals", "3", "--out", str(tmp_path / "run"),
                     "--deals-dir", str(tmp_path / "deals"),

@@ -105,16 +105,16 @@ def test_single_a_deal_ending_before_the_learner_acts_is_dealt_again():
     raw = env.env.unwrapped
     assert info["redeals"] == 1
     assert not raw.game_over and raw.agent_selection == "player_0" and info["action_mask"].any()
-    assert (raw.state.hands[0].sum(axis=1) == 18).all()  # a new, full deal
+    assert (raw.game_state.hands[0].sum(axis=1) == 18).all()  # a new, full deal
     petit_sec_hand = env.env.unwrapped._parse_deal(make_deal(4, 1, {3: PETIT_SEC_HAND}, petit_sec=True))[1][3]
-    assert not np.array_equal(raw.state.hands[0, 3], petit_sec_hand)
+    assert not np.array_equal(raw.game_state.hands[0, 3], petit_sec_hand)
 
 
 def test_single_opponents_list_plays_the_seats_after_the_learner_in_order():
     env = SingleAgentEnv(seat=2)
     raw = env.env.unwrapped
     seen: list[set[int]] = [set(), set(), set()]
-    spies = [Spy(hook=lambda o, m, k=k: seen[k].add(int(raw.state.current[0]))) for k in range(3)]
+    spies = [Spy(hook=lambda o, m, k=k: seen[k].add(int(raw.game_state.current[0]))) for k in range(3)]
     env.set_opponents(spies)
     _, info = env.reset(seed=1)
     terminated = False
@@ -166,7 +166,7 @@ def test_vec_reset_puts_every_table_at_its_learners_turn(sb3):
     venv = TarotVecEnv(12, seat="rotate")
     venv.seed(5)
     obs = venv.reset()
-    s, enc = venv.venv.state, venv.venv.encoder
+    s, enc = venv.venv.game_state, venv.venv.encoder
     assert np.array_equal(venv.seats, np.arange(12) % 4)
     assert np.array_equal(s.current, venv.seats)
     assert obs.shape == (12, 1366) and obs.dtype == np.int8
@@ -185,7 +185,7 @@ def test_vec_masks_reach_maskable_ppo_through_get_action_masks(sb3):
     assert is_masking_supported(venv)
     masks = get_action_masks(venv)
     assert masks.shape == (5, 205) and masks.dtype == bool
-    assert np.array_equal(masks, venv.venv.state.legal) and np.array_equal(masks, venv.action_masks())
+    assert np.array_equal(masks, venv.venv.game_state.legal) and np.array_equal(masks, venv.action_masks())
     assert venv.env_is_wrapped(object) == [False] * 5 and venv.get_attr("render_mode", [0, 2]) == [None, None]
 
 
@@ -208,7 +208,7 @@ def test_vec_rewards_terminal_observations_records_and_rotating_seats(sb3):
         obs, rewards, dones, infos = venv.step(actions)
         assert rewards.dtype == np.float32 and obs.dtype == np.int8
         totals += rewards
-        assert np.array_equal(venv.venv.state.current, venv.seats)
+        assert np.array_equal(venv.venv.game_state.current, venv.seats)
         for t in np.flatnonzero(dones):
             info = infos[t]
             seat = info["seat"]
@@ -236,7 +236,7 @@ def test_vec_opponents_act_in_batches_each_on_its_own_seats(sb3):
 
     def checker(k):
         def hook(observations, masks):
-            s = inner.state
+            s = inner.game_state
             rows = np.flatnonzero((s.current != venv.seats) & (s.current == (venv.seats + k + 1) % 4))
             assert len(rows) == len(masks)
             assert np.array_equal(observations, inner.encoder.encode(s, rows, s.current[rows]))
@@ -306,7 +306,7 @@ def small_ppo(env, **kwargs):
 
 
 def test_maskable_ppo_trains_through_single_agent_env(sb3):
-    from agents.random_agent import RandomAgent
+    from tarot_env.agents.random_agent import RandomAgent
 
     env = SingleAgentEnv(seat="random", opponents=RandomAgent(0))
     check = CheckDeals(1)
@@ -318,7 +318,7 @@ def test_maskable_ppo_trains_through_the_vec_env_against_a_frozen_snapshot(sb3):
     import torch
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from agents.sb3_policy import SB3PolicyAgent, snapshot
+    from tarot_env.agents.sb3_policy import SB3PolicyAgent, snapshot
     from tarot_env.wrappers import TarotVecEnv
 
     venv = TarotVecEnv(16, seat="rotate", reward="normalised", shaping=True)
@@ -339,7 +339,7 @@ def test_policy_agents_play_only_legal_actions(sb3, deterministic):
     from sb3_contrib import MaskablePPO
     from stable_baselines3 import PPO
 
-    from agents.sb3_policy import SB3PolicyAgent, snapshot
+    from tarot_env.agents.sb3_policy import SB3PolicyAgent, snapshot
 
     env = SingleAgentEnv()
     rng = np.random.default_rng(1)

@@ -51,7 +51,7 @@ def obs_totals(env, viewer: int) -> list[int]:
 
 def hand_of(env, s: int) -> set[str]:
     """The cards in seat ``s``'s hand (the dealer's last 2 not yet picked up excluded)."""
-    return {ALL_CARDS[c] for c in env.state.hand(0, s)}
+    return {ALL_CARDS[c] for c in env.game_state.hand(0, s)}
 
 
 def kind(actions: list[str]) -> str:
@@ -154,8 +154,8 @@ class MatchLog:
                 n = env.num_players
                 self.starts.append(
                     {
-                        "dealer": int(env.state.ints[0, DEALER]),
-                        "holding": [s for s in range(n) if (env.state.cards[0, HAND_OF] == s).any()],
+                        "dealer": int(env.game_state.ints[0, DEALER]),
+                        "holding": [s for s in range(n) if (env.game_state.cards[0, HAND_OF] == s).any()],
                         "obs_hand": [int(field(env, v, "hand").sum()) for v in range(n)],
                         "totals": [obs_totals(env, v) for v in range(n)],
                         "hand_no": [binary(field(env, v, "hand_no")) for v in range(n)],
@@ -386,7 +386,7 @@ def test_no_declare_shows_nothing():
     for v in range(4):
         assert not field(env, v, "shown").any()
         assert not field(env, v, "declared").any()
-    assert int(env.state.seat_ints[0, 1, DECLARED]) == 0
+    assert int(env.game_state.seat_ints[0, 1, DECLARED]) == 0
 
 
 @pytest.mark.parametrize(
@@ -495,7 +495,7 @@ def test_u23_partner_with_no_declaration_of_his_own(needs_own, window):
     """U23: the Primo's partner (own declaration 0) adds the Primo's 80 to 720 -> 800 by default;
     with `partner_needs_own_declaration=True` he may not (and, worth 0, is not asked to declare)."""
     env = tv9_env(totals=[0, 720, 0, 720], s2=S2_12B, s3=S3_0, partner_needs_own_declaration=needs_own)
-    d = Driver(env, declare=(1,)).run(until=lambda e: e.state.ints[0, TRICK_NO] == 1)  # the first trick is over
+    d = Driver(env, declare=(1,)).run(until=lambda e: e.game_state.ints[0, TRICK_NO] == 1)  # the first trick is over
     assert d.claim_values == ([(1, 800), (3, 800)] if window else [(1, 800)])
     assert (3, "declare", "no_declare") not in d.log and (3, "declare", "declare") not in d.log
 
@@ -527,7 +527,7 @@ def test_dealer_last_two_cards_do_not_count_before_pickup():
     env = tv9_env(totals=[785, 0, 785, 0])
     assert seat(env) == 0 and kind(legal(env)) == "discard"
     assert hand_of(env, 0) == set(cards(S0)) and int(field(env, 0, "hand").sum()) == 17
-    assert not (env.state.cards[0, PLACE] == PL_EXTRA).any()
+    assert not (env.game_state.cards[0, PLACE] == PL_EXTRA).any()
 
 
 def test_order_of_the_claim_windows():
@@ -579,7 +579,7 @@ def _usable_value(env, pickup: bool, primo_declared: int, rounded: bool) -> int:
     """The claim value the rules allow now (§8.4, §12.3, §13 with their defaults), computed from
     the hands: the dealer's first 15 cards before his pickup; else the player's own hand, plus
     the Primo's declared value for the Primo's partner (Ottocento); Quindici adds q(declaration)."""
-    st_ = env.state
+    st_ = env.game_state
     d = int(st_.ints[0, DEALER])
     p = seat(env)
     mask = np.zeros(62, dtype=bool)
@@ -613,7 +613,7 @@ def test_claim_offered_exactly_when_it_reaches_the_target(env_id, seed, a, b):
     rng = np.random.default_rng(seed)
     seen: set[int] = set()
     primo_declared = 0
-    d = int(env.state.ints[0, DEALER])
+    d = int(env.game_state.ints[0, DEALER])
     first = True
     windows = 0
     while not env.game_over:
@@ -634,7 +634,7 @@ def test_claim_offered_exactly_when_it_reaches_the_target(env_id, seed, a, b):
         a_ = acts[int(rng.integers(len(acts)))]
         if k == "declare" and p == (d + 1) % n:
             mask = np.zeros(62, dtype=bool)
-            mask[env.state.hand(0, p)] = True
+            mask[env.game_state.hand(0, p)] = True
             primo_declared = int(combination_points(mask)) if a_ == "declare" else 0
         env.step(a_)
         if a_ == "claim":
@@ -747,7 +747,7 @@ def test_quindici_claim_rounding_raw_sum(rounding, window):
     In hand 2 (target 24) the dealer (seat 1) holds Regine = 14 in his first 15 cards:
     default 22 + q(14) = 23 < 24, no window; `claim_rounding="raw_sum"`: q(221 + 14) = q(235) = 24."""
     env = match_env("quindici_v0", [cento_deal(), make_deal("quindici", 1, {1: Q2_DEALER, 0: Q2_OPP})], target=24, claim_rounding=rounding)
-    d = Driver(env, declare=(0, 1), discards={0: "6C 7C"}).run(until=lambda e: int(e.state.ints[0, HAND_NO]) == 1)
+    d = Driver(env, declare=(0, 1), discards={0: "6C 7C"}).run(until=lambda e: int(e.game_state.ints[0, HAND_NO]) == 1)
     assert env.hands_played() == [[2, 22]]
     assert info(env)["points"]["total"] == [15, 221] and info(env)["raw"] == [15, 221]
     assert obs_totals(env, 0) == [2, 22] and obs_totals(env, 1) == [2, 22]
@@ -802,7 +802,7 @@ def test_terziglio_posso_accepted_goes_up_with_the_pozzo():
         env.step(a)
     assert hand_of(env, 1) == set(cards(TERZ1) + cards(TERZ_POZZO))
     assert int(field(env, 1, "hand").sum()) == 26
-    assert not (env.state.cards[0, PLACE] == PL_POZZO).any()
+    assert not (env.game_state.cards[0, PLACE] == PL_POZZO).any()
     allowed = set(cards(TERZ1) + cards(TERZ_POZZO)) - set(cards("ANG MON MAT BEG KS KB KC"))
     assert set(legal(env)) == {f"discard {c}" for c in allowed}
     assert one_hot(env, 0, "soloist") == [0, 1, 0] and one_hot(env, 0, "contract") == [1, 0]
@@ -831,10 +831,10 @@ def test_terziglio_di_mio_paths(calls, soloist):
     env = terz_env()
     for a in calls:
         env.step(a)
-    assert int(env.state.ints[0, SOLOIST]) == soloist
+    assert int(env.game_state.ints[0, SOLOIST]) == soloist
     assert one_hot(env, 1, "soloist") == [int((soloist - 1) % 3 == r) for r in range(3)]
     assert one_hot(env, 1, "contract") == [0, 1]
-    assert int((env.state.cards[0, PLACE] == PL_POZZO).sum()) == 8
+    assert int((env.game_state.cards[0, PLACE] == PL_POZZO).sum()) == 8
     assert all(len(hand_of(env, s)) == 18 for s in range(3))
     assert seat(env) == 1 and kind(legal(env)) in ("declare", "play")
 
@@ -889,7 +889,7 @@ def test_terziglio_di_mio_whole_hand(declare, points, settlement):
     assert i["winner_points"] == int(points["total"][0]) and i["poste"] == (int(points["total"][0]) - 5) // 10
     assert i["scores"] == settlement
     assert d.rewards == {f"player_{s}": float(settlement[s]) for s in range(3)}
-    assert [w for w in env.state.hist[0, :18]] == [1] * 17 + [0]
+    assert [w for w in env.game_state.hist[0, :18]] == [1] * 17 + [0]
 
 
 @pytest.mark.parametrize(("declare", "total", "settlement"), [((1,), 1024, [-202, 404, -202]), ((), 939, [-186, 372, -186])])
@@ -906,7 +906,7 @@ def test_terziglio_di_mio_soloist_takes_the_last_trick_and_the_pozzo(declare, to
     env.step("di_mio")
     Driver(env, declare=declare, order="last").run()
     i = info(env)
-    assert [int(w) for w in env.state.hist[0, :18]] == [1] * 18
+    assert [int(w) for w in env.game_state.hist[0, :18]] == [1] * 18
     p = i["points"]
     assert p["cards"] == [87, 0] and p["last_trick"] == [6, 0] and p["combinations"] == [846, 0]
     assert p["declarations"] == [total - 939, 0] and p["total"] == [total, 0] and p["capotted"] == [False, True]
@@ -925,7 +925,7 @@ def test_ottocento_cappotto(keep, declarations):
     env = new_env("ottocento_v0", cappotto_deal(0), keep_capotted_declarations=keep)
     Driver(env, declare=(0, 1, 2, 3), discards={0: "9B 10B"}).run()
     p = info(env)["points"]
-    assert [int(w) for w in env.state.hist[0, :15]] == [1] * 15
+    assert [int(w) for w in env.game_state.hist[0, :15]] == [1] * 15
     assert p["capotted"] == [True, False]
     assert p["cards"] == [0, 87] and p["last_trick"] == [0, 6] and p["combinations"] == [0, 846]
     assert p["declarations"] == declarations
@@ -969,7 +969,7 @@ def test_mattazza_everybody_took_a_trick(full_count, losers):
     env = new_env("mattazza_v0", make_deal("mattazza", 0, MAT_TIE, num_players=3), num_players=3, full_count=full_count)
     Driver(env, script=[a.strip() for a in MAT_TIE_PLAY.split(";")]).run()
     i = info(env)
-    assert [int(w) for w in env.state.hist[0, :10]] == [1, 1, 1, 1, 2, 2, 2, 2, 0, 0]
+    assert [int(w) for w in env.game_state.hist[0, :10]] == [1, 1, 1, 1, 2, 2, 2, 2, 0, 0]
     assert i["points"]["total"] == ([2, 7, 7] if not full_count else [8, 7, 7])
     assert i["losers"] == losers
 
@@ -981,7 +981,7 @@ def test_mattazza_players_without_a_trick_lose():
     env = new_env("mattazza_v0", deal, num_players=3)
     Driver(env).run()
     i = info(env)
-    assert [int(w) for w in env.state.hist[0, :10]] == [1] * 10
+    assert [int(w) for w in env.game_state.hist[0, :10]] == [1] * 10
     assert i["losers"] == [0, 2]
     assert i["scores"][0] == 0 and i["scores"][2] == 0 and i["scores"][1] > 0
 
@@ -1087,11 +1087,11 @@ def test_terziglio_thrown_in_deal_is_dealt_again_and_not_counted():
     env = match_env("terziglio_v0", seed=5, match_hands=2)
     rng = np.random.default_rng(5)
     choose = random_choice(rng)
-    d0 = int(env.state.ints[0, DEALER])
+    d0 = int(env.game_state.ints[0, DEALER])
     for _ in range(3):
         env.step("pass")
     assert env.hands_played() == [[0, 0, 0]] and not env.game_over
-    assert int(env.state.ints[0, DEALER]) == (d0 + 1) % 3
+    assert int(env.game_state.ints[0, DEALER]) == (d0 + 1) % 3
     m = MatchLog(env, choose)
     assert [e["result"] for e in m.ends] == ["played", "played"]
     assert len(env.hands_played()) == 3

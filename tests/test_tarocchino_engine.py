@@ -43,7 +43,7 @@ def test_engine_tricks_equal_the_shared_trick_mechanics(env_id, config):
         trick: list[tuple[int, int]] = []  # (seat, card) of the trick in progress
         lead, top, best_key, best_seat = np.array([-1]), np.array([0]), np.array([-1]), np.array([-1])
         while not env.game_over:
-            s = env.state
+            s = env.game_state
             p = int(s.current[0])
             if int(s.ints[0, PHASE]) == PH_PLAY:
                 hand = (s.cards[0, HAND_OF] == p) & (s.cards[0, PLACE] == PL_HAND)
@@ -56,8 +56,8 @@ def test_engine_tricks_equal_the_shared_trick_mechanics(env_id, config):
                 trick.append((p, c))
                 before = int(s.ints[0, TRICK_NO])
                 env.step(a)
-                if int(env.state.ints[0, TRICK_NO]) != before or env.game_over:
-                    winner = int(env.state.hist[0, before])
+                if int(env.game_state.ints[0, TRICK_NO]) != before or env.game_over:
+                    winner = int(env.game_state.hist[0, before])
                     assert winner == int(best_seat[0]), (trick, winner, best_seat)
                     tricks_checked += 1
                     trick = []
@@ -133,7 +133,7 @@ def test_claim_windows_equal_the_batch_statement_of_section_8_4():
         tot = [int(x) for x in rng.integers(0, 800, size=2)]
         env.reset(seed=episode, options={"totals": [tot[0], tot[1], tot[0], tot[1]]})
         while not env.game_over:
-            s = env.state
+            s = env.game_state
             if int(s.ints[0, PHASE]) == PH_CLAIM:
                 d, p = int(s.dealer[0]), int(s.current[0])
                 first_turn = int(s.ints[0, PRIMO]) >= 0

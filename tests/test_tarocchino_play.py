@@ -68,20 +68,20 @@ def env_id(game: str) -> str:
 
 
 def phase(env) -> str:
-    return Phase.name(int(env.state.ints[0, PHASE]))
+    return Phase.name(int(env.game_state.ints[0, PHASE]))
 
 
 def hand(env, s: int) -> set[str]:
     """Seat ``s``'s hand (the dealer's last 2 cards not yet picked up excluded)."""
-    return {ALL_CARDS[c] for c in env.state.hand(0, s)}
+    return {ALL_CARDS[c] for c in env.game_state.hand(0, s)}
 
 
 def pile(env, s: int) -> set[str]:
-    return {ALL_CARDS[c] for c in env.state.pile(0, s)}
+    return {ALL_CARDS[c] for c in env.game_state.pile(0, s)}
 
 
 def where(env, name: str, row: int) -> int:
-    return int(env.state.cards[0, row, card_id(name)])
+    return int(env.game_state.cards[0, row, card_id(name)])
 
 
 def plays(names: str) -> set[str]:
@@ -119,13 +119,13 @@ def finish(env) -> None:
 
 
 def snapshot(env):
-    s = env.state
+    s = env.game_state
     return tuple(b.copy() for b in s.blocks), env.agent_selection, len(env._deals[-1]["actions"])
 
 
 def assert_unchanged(env, snap) -> None:
     blocks, agent, n_actions = snap
-    for before, after in zip(blocks, env.state.blocks):
+    for before, after in zip(blocks, env.game_state.blocks):
         np.testing.assert_array_equal(before, after)
     assert env.agent_selection == agent
     assert len(env._deals[-1]["actions"]) == n_actions
@@ -197,7 +197,7 @@ def test_deal_sizes_per_seat(game, n, dealer):
         sizes, rest_place, rest = [10] * n, PL_OUT, 62 - 10 * n
     else:
         sizes, rest_place, rest = EXPECTED_SIZES[game]
-    cards_ = env.state.cards[0]
+    cards_ = env.game_state.cards[0]
     first = (cards_[PLACE] != PL_SECOND) & (cards_[PLACE] != PL_POZZO) & (cards_[PLACE] != PL_OUT)
     for k in range(n):  # offset k from the dealer's right
         s = (dealer + 1 + k) % n
@@ -217,8 +217,8 @@ def test_same_seed_same_deal_different_seeds_differ(game, n):
     def dealt(seed, env=None):
         env = env or tarot_env.make(env_id(game), **kw).unwrapped
         env.reset(seed=seed)
-        c = env.state.cards[0]
-        return env, (int(env.state.dealer[0]), c[DEALT_TO].tolist(), c[PLACE].tolist())
+        c = env.game_state.cards[0]
+        return env, (int(env.game_state.dealer[0]), c[DEALT_TO].tolist(), c[PLACE].tolist())
 
     env, a = dealt(11)
     _, b = dealt(11)
@@ -233,7 +233,7 @@ def test_fixed_deal_is_dealt_exactly():
     deal = make_deal("ottocento", 2, {})
     env = new_env("ottocento_v0", deal)
     for s in range(4):
-        assert {ALL_CARDS[c] for c in np.flatnonzero(env.state.cards[0, DEALT_TO] == s)} == set(deal["hands"][s])
+        assert {ALL_CARDS[c] for c in np.flatnonzero(env.game_state.cards[0, DEALT_TO] == s)} == set(deal["hands"][s])
     assert len(hand(env, 2)) == 17  # no claim window: the dealer picked up his last 2 (15 + 2)
 
 
@@ -246,7 +246,7 @@ def test_dealer_last_two_hidden_until_picked_up(game):
     env = new_env(env_id(game), deal, wrong_claim="loses")
     first = len(deal["hands"][1]) - 2
     assert phase(env) == "claim" and seat(env) == 1
-    assert {ALL_CARDS[c] for c in np.flatnonzero(env.state.cards[0, PLACE] == PL_EXTRA)} == {"KD", "QD"}
+    assert {ALL_CARDS[c] for c in np.flatnonzero(env.game_state.cards[0, PLACE] == PL_EXTRA)} == {"KD", "QD"}
     assert len(obs_hand(env, 1)) == first == (20 if game == "millone" else 15)
     assert {"KD", "QD"}.isdisjoint(obs_hand(env, 1) | hand(env, 1))
     assert {"AS", "6S"} <= obs_hand(env, 1)
@@ -267,7 +267,7 @@ def test_terziglio_pozzo_is_the_rest():
     """§10.2: 18 each, the remaining 8 face down as the Pozzo, in nobody's hand."""
     pozzo = "T14 T15 T16 LUN SOL MON ANG MAT"
     env = new_env("terziglio_v0", make_deal("terziglio", 0, {}, rest=pozzo))
-    got = {ALL_CARDS[c] for c in np.flatnonzero(env.state.cards[0, PLACE] == PL_POZZO)}
+    got = {ALL_CARDS[c] for c in np.flatnonzero(env.game_state.cards[0, PLACE] == PL_POZZO)}
     assert got == set(cards(pozzo))
     assert all(len(hand(env, s)) == 18 for s in range(3))
 
@@ -282,7 +282,7 @@ def test_millone_second_deal_after_the_first_discards(second_deal_first, gets_fi
     deal = make_deal("millone", 0, {}, rest=" ".join(rest))
     env = new_env("millone_v0", deal, declarations=False, second_deal_first=second_deal_first)
     dealer, opp = 0, 1
-    assert env.state.cards[0, PLACE, [card_id(c) for c in rest]].tolist() == [PL_SECOND] * 20
+    assert env.game_state.cards[0, PLACE, [card_id(c) for c in rest]].tolist() == [PL_SECOND] * 20
     assert (len(hand(env, opp)), len(hand(env, dealer))) == (20, 22)
     assert phase(env) == "discard" and seat(env) == opp
     for _ in range(10):
@@ -295,7 +295,7 @@ def test_millone_second_deal_after_the_first_discards(second_deal_first, gets_fi
     a, b = (opp, dealer) if gets_first_packet == "opp" else (dealer, opp)
     assert first <= hand(env, a) and other <= hand(env, b)
     assert (len(hand(env, opp)), len(hand(env, dealer))) == (20, 22)
-    assert phase(env) == "discard" and seat(env) == dealer and int(env.state.ints[0, DISCARDS_LEFT]) == 2
+    assert phase(env) == "discard" and seat(env) == dealer and int(env.game_state.ints[0, DISCARDS_LEFT]) == 2
     env.step(env.legal_actions()[0])
     env.step(env.legal_actions()[0])
     assert (len(hand(env, opp)), len(hand(env, dealer))) == (20, 20)
@@ -309,8 +309,8 @@ def test_out_of_play_cards_never_reach_a_hand():
     env = new_env("centocinquanta_v0", deal, declarations=False)
     finish(env)
     ids = [card_id(c) for c in rest]
-    assert env.state.cards[0, PLACE, ids].tolist() == [PL_OUT] * 30
-    assert env.state.cards[0, PILE_OF, ids].tolist() == [-1] * 30
+    assert env.game_state.cards[0, PLACE, ids].tolist() == [PL_OUT] * 30
+    assert env.game_state.cards[0, PILE_OF, ids].tolist() == [-1] * 30
 
 
 # ====================================================================== 2. discards
@@ -326,9 +326,9 @@ def test_dealer_discards_two_then_the_primo_leads(game):
     deal = make_deal(game, dealer, {dealer: "SOL LUN"})
     env = new_env(env_id(game), deal, declarations=False)
     assert phase(env) == "discard" and seat(env) == dealer
-    assert int(env.state.ints[0, DISCARDER]) == dealer and int(env.state.ints[0, DISCARDS_LEFT]) == 2
+    assert int(env.game_state.ints[0, DISCARDER]) == dealer and int(env.game_state.ints[0, DISCARDS_LEFT]) == 2
     env.step("discard SOL")  # trumps may be discarded (§5.3)
-    assert phase(env) == "discard" and seat(env) == dealer and int(env.state.ints[0, DISCARDS_LEFT]) == 1
+    assert phase(env) == "discard" and seat(env) == dealer and int(env.game_state.ints[0, DISCARDS_LEFT]) == 1
     env.step("discard LUN")
     assert phase(env) == "play" and seat(env) == (dealer + 1) % n
     for c in ("SOL", "LUN"):
@@ -360,7 +360,7 @@ def test_discarding_a_carta_da_5_is_refused(king):
     env = new_env("ottocento_v0", deal)
     refuse(env, f"discard {king}", IllegalActionError, f"'discard {king}'", "Carta da 5")
     env.step("discard AS")
-    assert int(env.state.ints[0, DISCARDS_LEFT]) == 1
+    assert int(env.game_state.ints[0, DISCARDS_LEFT]) == 1
 
 
 def test_terziglio_soloist_going_up_discards_eight():
@@ -373,9 +373,9 @@ def test_terziglio_soloist_going_up_discards_eight():
     play(env, "posso")
     assert seat(env) == 0 and set(legal(env)) == {"va_bene", "oppose"}
     play(env, "va_bene; va_bene")
-    assert int(env.state.ints[0, SOLOIST]) == 2 and int(env.state.ints[0, CONTRACT]) == 1
+    assert int(env.game_state.ints[0, SOLOIST]) == 2 and int(env.game_state.ints[0, CONTRACT]) == 1
     assert len(hand(env, 2)) == 26 and set(cards(pozzo)) <= hand(env, 2)
-    assert phase(env) == "discard" and seat(env) == 2 and int(env.state.ints[0, DISCARDS_LEFT]) == 8
+    assert phase(env) == "discard" and seat(env) == 2 and int(env.game_state.ints[0, DISCARDS_LEFT]) == 8
     assert set(legal(env)) == {f"discard {c}" for c in hand(env, 2) - CARTE_DA_5}
     gone = ["T14", "T15", "T16", "LUN", "SOL", *sorted(hand(env, 2) - CARTE_DA_5 - set(cards(pozzo)))[:3]]
     for c in gone:
@@ -391,11 +391,11 @@ def test_terziglio_di_mio_no_discard(how):
     env = new_env("terziglio_v0", make_deal("terziglio", 2, {}), declarations=False)
     play(env, "di_mio" if how == "di_mio" else "posso; oppose")  # the receiver is seat 0
     soloist = 0 if how == "di_mio" else 1
-    assert int(env.state.ints[0, SOLOIST]) == soloist and int(env.state.ints[0, CONTRACT]) == 2
+    assert int(env.game_state.ints[0, SOLOIST]) == soloist and int(env.game_state.ints[0, CONTRACT]) == 2
     assert phase(env) == "play" and seat(env) == 0
     assert all(len(hand(env, s)) == 18 for s in range(3))
-    assert np.count_nonzero(env.state.cards[0, PLACE] == PL_POZZO) == 8
-    assert not np.any(env.state.cards[0, PLACE] == PL_DISCARD)
+    assert np.count_nonzero(env.game_state.cards[0, PLACE] == PL_POZZO) == 8
+    assert not np.any(env.game_state.cards[0, PLACE] == PL_DISCARD)
 
 
 @pytest.mark.parametrize(("first_discarder", "order"), [("opponent", (1, 0)), ("dealer", (0, 1))])
@@ -407,14 +407,14 @@ def test_millone_discards_ten_ten_then_two(first_discarder, order):
     by: dict[int, list[str]] = {0: [], 1: []}
     for who, count in ((order[0], 10), (order[1], 10), (0, 2)):
         for left in range(count, 0, -1):
-            assert phase(env) == "discard" and seat(env) == who and int(env.state.ints[0, DISCARDS_LEFT]) == left
+            assert phase(env) == "discard" and seat(env) == who and int(env.game_state.ints[0, DISCARDS_LEFT]) == left
             a = env.legal_actions()[0]
             by[who].append(env.action_to_string(a).split()[1])
             env.step(a)
     assert phase(env) == "play" and seat(env) == 1
-    discarded = np.flatnonzero(env.state.cards[0, PLACE] == PL_DISCARD)
+    discarded = np.flatnonzero(env.game_state.cards[0, PLACE] == PL_DISCARD)
     for s in (0, 1):
-        assert {ALL_CARDS[c] for c in discarded if env.state.cards[0, PILE_OF, c] == s} == set(by[s])
+        assert {ALL_CARDS[c] for c in discarded if env.game_state.cards[0, PILE_OF, c] == s} == set(by[s])
     assert (len(by[0]), len(by[1])) == (12, 10)
 
 
@@ -426,7 +426,7 @@ def test_mattazza_has_no_discard():
     while not env.game_over:
         assert not any(a >= 62 for a in env.legal_actions())  # only play <card>
         env.step(int(rng.choice(env.legal_actions())))
-    assert not np.any(env.state.cards[0, PLACE] == PL_DISCARD)
+    assert not np.any(env.game_state.cards[0, PLACE] == PL_DISCARD)
 
 
 def test_ottocento_discards_count_for_the_dealer_side_at_the_end():
@@ -440,13 +440,13 @@ def test_ottocento_discards_count_for_the_dealer_side_at_the_end():
     finish(env)
     for c in ("6S", "7S"):
         assert where(env, c, PILE_OF) == 3 and where(env, c, PLACE) == PL_DISCARD
-    piles = env.state.cards[0, PILE_OF]
+    piles = env.game_state.cards[0, PILE_OF]
     value = BOLOGNESE_DECK.value.astype(int)
     side_cards = []
     for side in (0, 1):
         mask = (piles == side) | (piles == side + 2)
         n_cards = int(np.count_nonzero(mask))
-        tricks = int(env.state.seat_ints[0, side, TRICKS] + env.state.seat_ints[0, side + 2, TRICKS])
+        tricks = int(env.game_state.seat_ints[0, side, TRICKS] + env.game_state.seat_ints[0, side + 2, TRICKS])
         assert n_cards == 4 * tricks + (2 if side == 1 else 0)
         side_cards.append(int(value[mask].sum()) - n_cards // 2)
     assert env.infos["player_0"]["points"]["cards"] == side_cards
@@ -592,8 +592,8 @@ def test_trick_winner_and_next_leader(trick, winner, why):
     card of the suit led (K Q N J 10 9 8 7 6 A in Spade/Bastoni, K Q N J A 6 7 8 9 10 in
     Coppe/Denari, §2.3). The winner takes the trick (but not a covered Matto) and leads next."""
     env = trick_env(trick)
-    assert int(env.state.hist[0, 0]) == winner, why
-    assert int(env.state.seat_ints[0, winner, TRICKS]) == 1
+    assert int(env.game_state.hist[0, 0]) == winner, why
+    assert int(env.game_state.seat_ints[0, winner, TRICKS]) == 1
     assert seat(env) == winner and phase(env) == "play"
     for i, c in enumerate(trick):
         assert where(env, c, PILE_OF) == (i if c == "MAT" else winner)
@@ -616,8 +616,8 @@ def test_winner_leads_next_in_ottocento():
     play(env, "play KS")
     assert seat(env) == 3
     play(env, "play 8S")
-    assert int(env.state.hist[0, 0]) == 2 and seat(env) == 2
-    assert {ALL_CARDS[c] for c in np.flatnonzero(env.state.cards[0, TRICK_OF] == 0)} == {"6S", "7S", "KS", "8S"}
+    assert int(env.game_state.hist[0, 0]) == 2 and seat(env) == 2
+    assert {ALL_CARDS[c] for c in np.flatnonzero(env.game_state.cards[0, TRICK_OF] == 0)} == {"6S", "7S", "KS", "8S"}
     assert pile(env, 2) == {"6S", "7S", "KS", "8S"}
 
 
@@ -627,7 +627,7 @@ def test_covered_matto_goes_to_its_owner():
     env = trick_env(["KS", "MAT", "6S"])
     assert where(env, "MAT", PILE_OF) == 1
     assert pile(env, 0) == {"KS", "6S"} and pile(env, 1) == {"MAT"}
-    assert int(env.state.ints[0, MATTO_SEAT]) == 1 and int(env.state.ints[0, MATTO_WINNER]) == 0
+    assert int(env.game_state.ints[0, MATTO_SEAT]) == 1 and int(env.game_state.ints[0, MATTO_WINNER]) == 0
 
 
 # Scenario M: seat 0 leads the Matto; seat 1 plays freely and sets the suit; seat 2 follows it.
@@ -644,10 +644,10 @@ def test_led_matto_next_card_sets_the_suit():
     env.step("play MAT")
     assert set(legal(env)) == plays(M1)
     env.step("play 6B")
-    assert int(env.state.ints[0, LEAD_SUIT]) == int(BOLOGNESE_DECK.suit[card_id("6B")])
+    assert int(env.game_state.ints[0, LEAD_SUIT]) == int(BOLOGNESE_DECK.suit[card_id("6B")])
     assert set(legal(env)) == plays("7B")
     env.step("play 7B")
-    assert int(env.state.hist[0, 0]) == 2 and seat(env) == 2 and where(env, "MAT", PILE_OF) == 0
+    assert int(env.game_state.hist[0, 0]) == 2 and seat(env) == 2 and where(env, "MAT", PILE_OF) == 0
 
 
 def test_matto_lead_never():
@@ -698,7 +698,7 @@ def test_matto_exchange_is_made_at_the_end_of_the_hand():
     play_hand_e(env, last=False)
     assert pile(env, 1) == {"6B", "6C"}
     assert where(env, "MAT", PILE_OF) == 0
-    assert int(env.state.ints[0, MATTO_SEAT]) == 0 and int(env.state.ints[0, MATTO_WINNER]) == 1
+    assert int(env.game_state.ints[0, MATTO_SEAT]) == 0 and int(env.game_state.ints[0, MATTO_WINNER]) == 1
 
 
 def test_matto_exchange_auto_gives_the_cheapest_scartino_worked_case():
@@ -743,7 +743,7 @@ def test_matto_exchange_auto_least_help_to_the_receiver_worked_case():
     play(env, "play 9S; play AS; play 7C; play MAT; play AB; play AC")
     for b, c, d in zip(cards("6B 7B 8B 9B 10B JB NB QB"), cards("6C 8C 9C 10C JC NC QC KC"), cards("6D 7D 8D 9D 10D JD ND QD")):
         play(env, f"play {b}; play {c}; play {d}")
-    assert env.game_over and int(env.state.seat_ints[0, 0, TRICKS]) == 1
+    assert env.game_over and int(env.game_state.seat_ints[0, 0, TRICKS]) == 1
     assert pile(env, 0) == {"AS", "7C", "MAT"}
     assert where(env, "9S", PILE_OF) == 1
 
@@ -800,7 +800,7 @@ def test_side_without_tricks_loses_the_matto(exchange):
     for s, b, d in zip(cards("AS 6S 7S 8S 9S 10S JS NS QS"), cards("AB 6B 7B 8B 9B 10B JB NB QB"), cards("AD 6D 7D 8D 9D 10D JD ND QD")):
         play(env, f"play {s}; play {b}; play {d}")
     assert env.game_over
-    assert int(env.state.seat_ints[0, 0, TRICKS]) == 0
+    assert int(env.game_state.seat_ints[0, 0, TRICKS]) == 0
     assert where(env, "MAT", PILE_OF) == 1
     assert pile(env, 0) == set()
 
@@ -817,7 +817,7 @@ def test_matto_in_the_last_trick(last_trick, matto_pile, gift):
         play(env, f"play {d}; play {s}; play {b}")
     assert seat(env) == 0
     play(env, "play MAT; play KS; play KB")
-    assert env.game_over and int(env.state.hist[0, 9]) == 1
+    assert env.game_over and int(env.game_state.hist[0, 9]) == 1
     assert where(env, "MAT", PILE_OF) == matto_pile
     if gift is None:
         assert pile(env, 1) == {"KS", "KB", "MAT"}
@@ -875,22 +875,22 @@ def test_ottocento_matto_exchange_only_with_opponents(winner_card, partner_wins)
     play(env, f"discard {nonspade[0]}; discard {nonspade[1]}")
     play(env, trick)
     w = 3 if partner_wins else 0
-    assert int(env.state.hist[0, 0]) == w and where(env, "MAT", PILE_OF) == 1
-    won = {ALL_CARDS[c] for c in np.flatnonzero((env.state.cards[0, PILE_OF] == w) & (env.state.cards[0, PLACE] == PL_PILE))}
+    assert int(env.game_state.hist[0, 0]) == w and where(env, "MAT", PILE_OF) == 1
+    won = {ALL_CARDS[c] for c in np.flatnonzero((env.game_state.cards[0, PILE_OF] == w) & (env.game_state.cards[0, PLACE] == PL_PILE))}
     assert won == set(cards(trick.replace("play ", "").replace(";", ""))) - {"MAT"}  # not the Matto
     finish(env)
-    piles = env.state.cards[0, PILE_OF]
-    t = env.state.seat_ints[0, :, TRICKS]
+    piles = env.game_state.cards[0, PILE_OF]
+    t = env.game_state.seat_ints[0, :, TRICKS]
     assert where(env, "MAT", PILE_OF) == 1
     side0 = int(np.count_nonzero((piles == 0) | (piles == 2)))
     side1 = int(np.count_nonzero((piles == 1) | (piles == 3)))
     assert (side0, side1) == (4 * (t[0] + t[2]), 4 * (t[1] + t[3]) + 2)
     # the card that changed sides: in side 0's pile though won in a trick of side 1
-    moved = [c for c in np.flatnonzero(env.state.cards[0, PLACE] == PL_PILE)
-             if c != 61 and piles[c] % 2 != int(env.state.hist[0, env.state.cards[0, TRICK_OF, c]]) % 2]  # fmt: skip
-    moved += [c for c in np.flatnonzero(env.state.cards[0, PLACE] == PL_DISCARD) if piles[c] % 2 != 1]
+    moved = [c for c in np.flatnonzero(env.game_state.cards[0, PLACE] == PL_PILE)
+             if c != 61 and piles[c] % 2 != int(env.game_state.hist[0, env.game_state.cards[0, TRICK_OF, c]]) % 2]  # fmt: skip
+    moved += [c for c in np.flatnonzero(env.game_state.cards[0, PLACE] == PL_DISCARD) if piles[c] % 2 != 1]
     if partner_wins:
-        assert moved == [] and int(env.state.ints[0, MATTO_SEAT]) == 1
+        assert moved == [] and int(env.game_state.ints[0, MATTO_SEAT]) == 1
     else:
         assert len(moved) == 1 and ALL_CARDS[moved[0]] in SCARTINI and piles[moved[0]] == 0
 
@@ -997,7 +997,7 @@ def test_auction_errors_in_terziglio():
     refuse(env, "play AS", IllegalActionError, "'play AS'", "auction")
     env.step("posso")
     refuse(env, "pass", IllegalActionError, "'pass'", "waits for its answers")
-    assert int(env.state.ints[0, BIDDER]) == 1
+    assert int(env.game_state.ints[0, BIDDER]) == 1
 
 
 @pytest.mark.parametrize("bad", [NUM_ACTIONS, NUM_ACTIONS + 1, 10**9, -1, -NUM_ACTIONS])

@@ -729,7 +729,7 @@ def test_seed_and_policy_give_identical_trajectories(game, n, episode):
     assert a.unwrapped.infos == b.unwrapped.infos
     assert a.unwrapped.record() == b.unwrapped.record()
     record = json.loads(json.dumps(a.unwrapped.record()))
-    expected = a.unwrapped.totals() if episode == "match" else [int(x) for x in a.unwrapped.state.scores[0]]
+    expected = a.unwrapped.totals() if episode == "match" else [int(x) for x in a.unwrapped.game_state.scores[0]]
     assert tarot_env.replay(record) == expected
     tc = run_episode(a, seed=12, policy_seed=5)
     assert tc != ta  # another seed, another deal
@@ -756,7 +756,7 @@ def test_options_survive_reset_with_a_seed(game, n, data, seed):
         assert raw.config.options == expected
         record = json.loads(json.dumps(raw.record()))
         assert TarocchinoConfig.make(game, n, **{k: v for k, v in record["config"].items() if k != "num_players"}).options == expected
-        assert tarot_env.replay(record) == [int(x) for x in raw.state.scores[0]]
+        assert tarot_env.replay(record) == [int(x) for x in raw.game_state.scores[0]]
 
 
 # --------------------------------------------------------------------------- compiled vs plain Python
@@ -856,5 +856,5 @@ def test_current_player_is_the_agent_selection():
     raw = env.unwrapped
     rng = np.random.default_rng(0)
     while not raw.game_over:
-        assert env.agent_selection == f"player_{int(raw.state.ints[0, CURRENT])}"
+        assert env.agent_selection == f"player_{int(raw.game_state.ints[0, CURRENT])}"
         env.step(int(rng.choice(raw.legal_actions())))

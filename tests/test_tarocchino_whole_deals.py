@@ -717,7 +717,7 @@ def test_every_deal_uses_the_whole_pack():
 def test_hand_worked_scores(d):
     """The env's scores, points and result equal the hand-worked ones (see each deal's comment)."""
     env, raw = play_deal(d)
-    assert [int(x) for x in raw.state.scores[0]] == d.scores
+    assert [int(x) for x in raw.game_state.scores[0]] == d.scores
     info = raw.infos["player_0"]
     assert info["scores"] == d.scores
     for agent in env.possible_agents:
@@ -727,7 +727,7 @@ def test_hand_worked_scores(d):
     for key, value in d.info.items():
         assert info[key] == value, f"info[{key!r}]: {info[key]!r} != {value!r}"
     for name, seat in d.piles.items():
-        assert int(raw.state.cards[0, PILE_OF, card(name)]) == seat, f"{name} is in {raw.state.cards[0, PILE_OF, card(name)]}'s pile"
+        assert int(raw.game_state.cards[0, PILE_OF, card(name)]) == seat, f"{name} is in {raw.game_state.cards[0, PILE_OF, card(name)]}'s pile"
     assert raw.hands_played() == [d.scores]
     assert [raw._cumulative_rewards[a] for a in env.possible_agents] == d.rewards
 
@@ -737,8 +737,8 @@ def test_every_card_lies_in_a_pile_at_the_end(d):
     """§3.2, §4.5, §14.4: after a played hand the 62 cards (Centocinquanta, Quindici, Mattazza: the
     cards in play) lie in the piles, in multiples of the group size (pairs per side; n per player)."""
     _, raw = play_deal(d)
-    pile = raw.state.cards[0, PILE_OF]
-    place = raw.state.cards[0, PLACE]
+    pile = raw.game_state.cards[0, PILE_OF]
+    place = raw.game_state.cards[0, PLACE]
     out = {card(c) for c in d.rest.split()} if d.env_id in ("centocinquanta_v0", "quindici_v0", "mattazza_v0") else set()
     pozzo = {card(c) for c in d.rest.split()} if d.info.get("contract") == "di_mio" else set()
     for c in range(62):
@@ -753,7 +753,7 @@ def test_every_card_lies_in_a_pile_at_the_end(d):
         sizes = np.bincount(pile[pile >= 0], minlength=n)
         assert (sizes % n == 0).all(), sizes
     elif d.env_id != "terziglio_v0":  # Terziglio's piles may be odd (U18)
-        sides = [raw.game.side_of(raw.state, 0, s) for s in range(n)]
+        sides = [raw.game.side_of(raw.game_state, 0, s) for s in range(n)]
         per_side = np.bincount([sides[p] for p in pile if p >= 0], minlength=2)
         assert (per_side % 2 == 0).all(), per_side
 
@@ -831,12 +831,12 @@ def test_declaration_shows_the_declared_cards():
     raw = env.unwrapped
     for a in OTTOCENTO.actions[: 2 + 8]:  # discards and the first trick with its three declarations
         env.step(a)
-    shown = {BOLOGNESE_DECK.names[c] for c in np.flatnonzero(raw.state.cards[0, SHOWN])}
+    shown = {BOLOGNESE_DECK.names[c] for c in np.flatnonzero(raw.game_state.cards[0, SHOWN])}
     # seat 0: Spade K Q N J, Grande ANG MON SOL LUN T16..T10; seat 1: Coppe K Q N J A, Aces AC AS AB;
     # seat 2: Bastoni K Q N J, Mori, BEG and MAT
     expected = set(names("KS QS NS JS ANG MON SOL LUN T16 T15 T14 T13 T12 T11 T10 KC QC NC JC AC AS AB KB QB NB JB M1 M2 M3 M4 BEG MAT"))
     assert shown == expected
-    assert [int(x) for x in raw.state.seat_ints[0, :, DECLARED]] == [65, 30, 50, 0]
+    assert [int(x) for x in raw.game_state.seat_ints[0, :, DECLARED]] == [65, 30, 50, 0]
 
 
 # --------------------------------------------------------------------------- a match record

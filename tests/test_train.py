@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from experiments.train import OpponentPool, TrainConfig, parse_args, train
+from tarot_env.experiments.train import OpponentPool, TrainConfig, parse_args, train
 
 
 def tiny(env_id: str, out, **kwargs) -> TrainConfig:
@@ -37,7 +37,7 @@ def tiny(env_id: str, out, **kwargs) -> TrainConfig:
 def test_tiny_run_writes_its_files_and_the_model_plays_legal_actions(tmp_path, env_id):
     from sb3_contrib import MaskablePPO
 
-    from agents.sb3_policy import SB3PolicyAgent
+    from tarot_env.agents.sb3_policy import SB3PolicyAgent
     from tarot_env.wrappers import TarotVecEnv
 
     final = train(tiny(env_id, tmp_path))
@@ -90,7 +90,7 @@ def test_opponents_are_drawn_from_the_pool_and_snapshots_join_it(tmp_path):
         only.draw(3)
 
     # in a run: opponents re-drawn every rollout, snapshots appearing after the snapshot interval
-    import experiments.train as train_module
+    import tarot_env.experiments.train as train_module
 
     seen: list[list[str]] = []
     draw = OpponentPool.draw

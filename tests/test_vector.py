@@ -71,7 +71,7 @@ def _random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
 
 def _current_deal(venv, row: int) -> dict[str, typing.Any]:
     """The deal a row holds now (valid right after a reset or auto-reset, before any action)."""
-    s = venv.state
+    s = venv.game_state
     return format_deal(int(s.dealer[row]), s.hands[row], s.chien[row])
 
 
@@ -178,11 +178,11 @@ def _make(num_envs: int = 16, **options: typing.Any):
 
 
 def _blocks(venv) -> dict[str, np.ndarray]:
-    return {name: block.copy() for name, block in venv.state.blocks.items()}
+    return {name: block.copy() for name, block in venv.game_state.blocks.items()}
 
 
 def _assert_blocks_unchanged(venv, before: dict[str, np.ndarray]) -> None:
-    for name, block in venv.state.blocks.items():
+    for name, block in venv.game_state.blocks.items():
         assert np.array_equal(block, before[name]), f"state block {name!r} changed"
 
 
@@ -286,8 +286,8 @@ def test_players_are_the_seats_to_act_and_masks_are_the_legal_masks(num_players)
     out = venv.reset(seed=num_players)
     rng = np.random.default_rng(num_players)
     for _ in range(200):
-        assert np.array_equal(out.players, venv.state.current)
-        assert np.array_equal(out.action_masks, venv.game.legal_action_mask(venv.state))
+        assert np.array_equal(out.players, venv.game_state.current)
+        assert np.array_equal(out.action_masks, venv.game.legal_action_mask(venv.game_state))
         assert out.action_masks.any(axis=1).all()
         out = venv.step(_random_actions(rng, out.action_masks))
 
@@ -300,9 +300,9 @@ def test_finished_deal_is_replaced_by_a_fresh_deal_in_place():
     rng = np.random.default_rng(11)
     replaced = 0
     while replaced < 40:
-        dealers, played = venv.state.dealer.copy(), venv.state.played.sum(axis=(1, 2))
+        dealers, played = venv.game_state.dealer.copy(), venv.game_state.played.sum(axis=(1, 2))
         out = venv.step(_random_actions(rng, out.action_masks))
-        s, ended = venv.state, out.infos["ended"]
+        s, ended = venv.game_state, out.infos["ended"]
         for k, row in enumerate(ended.tolist()):
             assert s.phase[row] == Phase.BID
             assert (s.bids[row] == -1).all() and s.n_spoken[row] == 0 and s.taker[row] == -1 and s.contract[row] == 0
@@ -348,7 +348,7 @@ def test_same_seed_same_trajectory_different_seeds_differ():
     # reseeding an env that has played restarts the same sequence of deals
     assert np.array_equal(a.reset(seed=123).observations, out_a.observations)
     b.reset(seed=123)
-    assert np.array_equal(a.state.hands, b.state.hands) and np.array_equal(a.state.dealer, b.state.dealer)
+    assert np.array_equal(a.game_state.hands, b.game_state.hands) and np.array_equal(a.game_state.dealer, b.game_state.dealer)
 
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])
@@ -588,7 +588,7 @@ def test_petit_sec_fixed_deal_is_redealt_at_once_and_counted(mode):
     spy = _StartDealSpy(venv.game)
     out = venv.reset(seed=0, options={"deals": deals})
     assert spy.petit_sec_deals >= 1
-    s = venv.state
+    s = venv.game_state
     assert (s.phase == Phase.BID).all() and not petit_sec(s.hands).any()
     assert _current_deal(venv, 2) != format_deal(0, *_masks(deals[2], n))
     for row in (0, 1, 3, 4, 5):
@@ -630,8 +630,8 @@ def test_petit_sec_deal_at_auto_reset_is_redealt_at_once_and_counted(monkeypatch
     assert len(out.infos["records"]) == len(ended) == out.terminations.sum()
     assert all(r["scores"] == s.tolist() and r["actions"] for r, s in zip(out.infos["records"], out.infos["scores"]))
     row = int(ended[0])
-    assert venv.state.phase[row] == Phase.BID and not petit_sec(venv.state.hands[row]).any()
-    assert out.action_masks[row].any() and out.players[row] == venv.state.current[row]
+    assert venv.game_state.phase[row] == Phase.BID and not petit_sec(venv.game_state.hands[row]).any()
+    assert out.action_masks[row].any() and out.players[row] == venv.game_state.current[row]
 
 
 def test_step_with_rows_steps_only_those_tables():
@@ -646,16 +646,16 @@ def test_step_with_rows_steps_only_those_tables():
     finished = 0
     for _ in range(400):
         rows = np.sort(rng.choice(B, size=int(rng.integers(1, B)), replace=False))
-        masks = venv.state.legal[rows]
+        masks = venv.game_state.legal[rows]
         actions = (rng.random(masks.shape) * masks).argmax(axis=1)
-        before = {name: block.copy() for name, block in venv.state.blocks.items()}
+        before = {name: block.copy() for name, block in venv.game_state.blocks.items()}
         out = venv.step(actions, rows)
         others = np.setdiff1d(np.arange(B), rows)
-        for name, block in venv.state.blocks.items():
+        for name, block in venv.game_state.blocks.items():
             np.testing.assert_array_equal(block[others], before[name][others], err_msg=name)
-        np.testing.assert_array_equal(out.players, venv.state.current[rows])
-        np.testing.assert_array_equal(out.action_masks, venv.game.legal_action_mask(venv.state, rows))
-        np.testing.assert_array_equal(out.observations, venv.encoder.encode_numpy(venv.state, rows, venv.state.current[rows]))
+        np.testing.assert_array_equal(out.players, venv.game_state.current[rows])
+        np.testing.assert_array_equal(out.action_masks, venv.game.legal_action_mask(venv.game_state, rows))
+        np.testing.assert_array_equal(out.observations, venv.encoder.encode_numpy(venv.game_state, rows, venv.game_state.current[rows]))
         earned[rows] += out.rewards
         for j, table in enumerate(out.infos["ended"].tolist()):
             assert table in rows

@@ -203,7 +203,7 @@ def _play_differential(env_id: str, n: int, options: dict[str, typing.Any], seed
         ctx = f"{env_id} n={n} options={options} step {steps}"
         # the whole state, then what the player to act sees, before the action
         for k, name in enumerate(("ints", "seat_ints", "cards", "hist", "legal")):
-            _assert_same(f"state block {name}", venv.state.blocks[k], np.stack([env.state.blocks[k][0] for env in mirrors]), ctx)
+            _assert_same(f"state block {name}", venv.game_state.blocks[k], np.stack([env.game_state.blocks[k][0] for env in mirrors]), ctx)
         current = [env.agent_selection for env in mirrors]
         assert not any(env.terminations[a] for env, a in zip(mirrors, current))
         views = [env.observe(a) for env, a in zip(mirrors, current)]
@@ -561,11 +561,11 @@ def _make(env_id: str = "ottocento_v0", num_envs: int = 8, n: int | None = None,
 
 
 def _blocks(venv) -> list[np.ndarray]:
-    return [block.copy() for block in venv.state.blocks]
+    return [block.copy() for block in venv.game_state.blocks]
 
 
 def _assert_blocks_unchanged(venv, before: list[np.ndarray]) -> None:
-    for name, block, old in zip(("ints", "seat_ints", "cards", "hist", "legal"), venv.state.blocks, before):
+    for name, block, old in zip(("ints", "seat_ints", "cards", "hist", "legal"), venv.game_state.blocks, before):
         assert np.array_equal(block, old), f"state block {name!r} changed"
 
 
@@ -614,9 +614,9 @@ def test_reset_and_step_return_documented_shapes_and_dtypes(env_id, n):
         assert out.rewards.shape == (B, n) and out.rewards.dtype == np.float64
         assert out.terminations.shape == (B,) and out.terminations.dtype == np.bool_
         assert out.infos["oracle"].shape == (B, D_oracle) and out.infos["oracle"].dtype == np.int8
-        assert np.array_equal(out.players, venv.state.current) and np.array_equal(out.action_masks, venv.state.legal)
+        assert np.array_equal(out.players, venv.game_state.current) and np.array_equal(out.action_masks, venv.game_state.legal)
         assert out.action_masks.any(axis=1).all()  # every table waits for a decision
-        assert (venv.state.ints[:, 0] != PH_DONE).all()
+        assert (venv.game_state.ints[:, 0] != PH_DONE).all()
 
     out = venv.reset(seed=3)
     check(out)
@@ -660,9 +660,9 @@ def test_finished_hand_is_replaced_by_a_fresh_hand_in_place(env_id, n):
     rng = np.random.default_rng(11)
     replaced = 0
     while replaced < 16:
-        hand_no, dealers = venv.state.ints[:, HAND_NO].copy(), venv.state.dealer.copy()
+        hand_no, dealers = venv.game_state.ints[:, HAND_NO].copy(), venv.game_state.dealer.copy()
         out = venv.step(_random_actions(rng, out.action_masks))
-        s, ended = venv.state, out.infos["ended"]
+        s, ended = venv.game_state, out.infos["ended"]
         for k, row in enumerate(ended.tolist()):
             cards, dealer = s.cards[row], int(s.dealer[row])
             held = [int(((cards[HAND_OF] == seat) & np.isin(cards[PLACE], (PL_HAND, PL_EXTRA))).sum()) for seat in range(n)]
@@ -697,16 +697,16 @@ def test_step_with_rows_steps_only_those_tables(env_id, n):
     finished = 0
     while finished < 12:
         rows = np.sort(rng.choice(B, size=int(rng.integers(1, B)), replace=False))
-        masks = venv.state.legal[rows]
+        masks = venv.game_state.legal[rows]
         actions = _random_actions(rng, masks)
         before = _blocks(venv)
         out = venv.step(actions, rows)
         others = np.setdiff1d(np.arange(B), rows)
-        for block, old in zip(venv.state.blocks, before):
+        for block, old in zip(venv.game_state.blocks, before):
             np.testing.assert_array_equal(block[others], old[others])
-        np.testing.assert_array_equal(out.players, venv.state.current[rows])
-        np.testing.assert_array_equal(out.action_masks, venv.state.legal[rows])
-        np.testing.assert_array_equal(out.observations, venv.encoder.encode(venv.state, rows, venv.state.current[rows]))
+        np.testing.assert_array_equal(out.players, venv.game_state.current[rows])
+        np.testing.assert_array_equal(out.action_masks, venv.game_state.legal[rows])
+        np.testing.assert_array_equal(out.observations, venv.encoder.encode(venv.game_state, rows, venv.game_state.current[rows]))
         assert out.rewards.shape == (len(rows), n) and out.terminations.shape == (len(rows),)
         earned[rows] += out.rewards
         assert set(out.infos["ended"].tolist()) <= set(rows.tolist())
@@ -738,11 +738,11 @@ def test_same_seed_same_trajectory_different_seeds_differ(env_id, n):
     out_a, out_b = a.reset(seed=123), b.reset(seed=123)
     c.reset(seed=124)
     assert np.array_equal(out_a.observations, out_b.observations)
-    assert not np.array_equal(a.state.cards, c.state.cards)
+    assert not np.array_equal(a.game_state.cards, c.game_state.cards)
     _assert_same_trajectory(_trajectory(a, out_a, 9, 120), _trajectory(b, out_b, 9, 120))
     assert np.array_equal(a.reset(seed=123).observations, out_a.observations)
     b.reset(seed=123)
-    for x, y in zip(a.state.blocks, b.state.blocks):
+    for x, y in zip(a.game_state.blocks, b.game_state.blocks):
         assert np.array_equal(x, y)
 
 
@@ -760,7 +760,7 @@ def test_reset_with_fixed_deals_deals_them(env_id, n):
     deals = [_random_deal(rng, game, n) for _ in range(B)]
     venv = _make(env_id, B, n, records=True)
     out = venv.reset(seed=0, options={"deals": deals})
-    s = venv.state
+    s = venv.game_state
     ids = {name: i for i, name in enumerate(BOLOGNESE_DECK.names)}
     for row, deal in enumerate(deals):
         d = deal["dealer"]
@@ -777,7 +777,7 @@ def test_reset_with_fixed_deals_deals_them(env_id, n):
             assert sorted(np.flatnonzero(cards[PLACE] == REST_PLACE[rest_place]).tolist()) == sorted(ids[c] for c in deal["rest"])
         aec = tarot_env.make(env_id, **_players(env_id, n))
         aec.reset(options={"deal": deal})
-        for x, y in zip(s.blocks, aec.unwrapped.state.blocks):
+        for x, y in zip(s.blocks, aec.unwrapped.game_state.blocks):
             assert np.array_equal(x[row], y[0])
         assert out.players[row] == int(aec.agent_selection.split("_")[1])
     records: dict[int, dict] = {}
@@ -1031,9 +1031,9 @@ def test_shaping_pays_each_trick_to_the_side_that_won_it(env_id, n, reward):
     rng = np.random.default_rng(7)
     checked = 0
     for _ in range(120):
-        tricks = venv.state.ints[:, TRICK_NO].copy()
+        tricks = venv.game_state.ints[:, TRICK_NO].copy()
         out = venv.step(_random_actions(rng, out.action_masks))
-        s = venv.state
+        s = venv.game_state
         for row in range(B):
             t = int(s.ints[row, TRICK_NO])
             if out.terminations[row] or t == tricks[row]:
@@ -1126,8 +1126,8 @@ def test_tarot_vec_env_plays_every_tarocchino_game(sb3, env_id, n):
     hands = 0
     while hands < 12:
         masks = venv.action_masks()
-        assert masks.any(axis=1).all() and np.array_equal(venv.venv.state.current, venv.seats)
-        assert np.array_equal(masks, venv.venv.state.legal)
+        assert masks.any(axis=1).all() and np.array_equal(venv.venv.game_state.current, venv.seats)
+        assert np.array_equal(masks, venv.venv.game_state.legal)
         seats_before = venv.seats.copy()
         obs, rewards, dones, infos = venv.step(_random_actions(rng, masks))
         assert obs.shape == (B, D) and rewards.dtype == np.float32

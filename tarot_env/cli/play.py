@@ -72,7 +72,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------- agents
 def make_agents(specs: list[str], env_id: str, seats: list[int], seed: int, target: int | None) -> dict[int, tuple[str, Any]]:
     """``{seat: (name, agent)}`` for the agents' seats, the specs given in seat order and cycled."""
-    from experiments.arena import make_agent
+    from tarot_env.experiments.arena import make_agent
 
     out = {}
     for k, seat in enumerate(seats):
@@ -95,10 +95,10 @@ def make_agents(specs: list[str], env_id: str, seats: list[int], seed: int, targ
 def rule_agent(env_id: str, target: int | None = None) -> Any:
     """The rule-based bot of the game family (told the match's target where it claims)."""
     if views.is_french(env_id):
-        from agents.french_rules import FrenchRuleAgent
+        from tarot_env.agents.french_rules import FrenchRuleAgent
 
         return FrenchRuleAgent()
-    from agents.tarocchino_rules import TarocchinoRuleAgent
+    from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
 
     return TarocchinoRuleAgent(env_id, target=target)
 

@@ -50,7 +50,7 @@ def script_help(module: str, name: str) -> int:
     with argv0(name):
         mod = importlib.import_module(module)
         try:
-            if module == "experiments.benchmark":
+            if module == "tarot_env.experiments.benchmark":
                 sys.argv = [name, "--help"]
                 mod.main()
             else:
@@ -63,7 +63,7 @@ def script_help(module: str, name: str) -> int:
 # ------------------------------------------------------------------------------------- bench
 def run_bench(args: argparse.Namespace, rest: list[str]) -> int:
     if args.script_help:
-        return script_help("experiments.benchmark", "tarot bench")
+        return script_help("tarot_env.experiments.benchmark", "tarot bench")
     argv: list[str] = []
     for env_id in args.env or []:
         argv += ["--env", env_id]
@@ -76,7 +76,7 @@ def run_bench(args: argparse.Namespace, rest: list[str]) -> int:
     plotting = (args.api or "all") in ("vector", "all") and not _empty_plot(rest)
     if plotting and missing(["matplotlib"]):
         raise SystemExit(f"tarot bench: the vector plot needs matplotlib, from the train extra: {TRAIN_EXTRA} (or give --plot '')")
-    from experiments import benchmark
+    from tarot_env.experiments import benchmark
 
     with argv0("tarot bench"):
         sys.argv = ["tarot bench", *argv]  # benchmark.main reads sys.argv
@@ -97,7 +97,7 @@ def _empty_plot(rest: list[str]) -> bool:
 # ------------------------------------------------------------------------------------- arena
 def run_arena(args: argparse.Namespace, rest: list[str]) -> int:
     if args.script_help:
-        return script_help("experiments.arena", "tarot arena")
+        return script_help("tarot_env.experiments.arena", "tarot arena")
     if not args.env:
         raise SystemExit("tarot arena: error: --env is required (tarot list shows the env ids)")
     need("arena", ["tqdm", "openskill", "matplotlib"], "the arena (progress, ratings, plot)")
@@ -110,7 +110,7 @@ def run_arena(args: argparse.Namespace, rest: list[str]) -> int:
     _flag(argv, "--seed", args.seed)
     _flag(argv, "--time-limit", args.time_per_move)
     _flag(argv, "--out", args.out)
-    from experiments import arena
+    from tarot_env.experiments import arena
 
     with argv0("tarot arena"):
         arena.main(argv + rest)
@@ -120,7 +120,7 @@ def run_arena(args: argparse.Namespace, rest: list[str]) -> int:
 # ------------------------------------------------------------------------------------- train
 def run_train(args: argparse.Namespace, rest: list[str]) -> int:
     if args.script_help:
-        return script_help("experiments.train", "tarot train")
+        return script_help("tarot_env.experiments.train", "tarot train")
     need("train", ["torch", "stable_baselines3", "sb3_contrib", "tqdm", "matplotlib", "tensorboard"], "training")
     argv: list[str] = []
     _flag(argv, "--env", args.env)
@@ -131,7 +131,7 @@ def run_train(args: argparse.Namespace, rest: list[str]) -> int:
     _flag(argv, "--out", args.out)
     for item in args.option or []:
         argv += ["--option", item]
-    from experiments import train
+    from tarot_env.experiments import train
 
     with argv0("tarot train"):
         train.main(argv + rest)

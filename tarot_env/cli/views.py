@@ -73,7 +73,7 @@ def french_view(env: Any, human: int, kinds: list[str], totals: list[float], hea
     from tarot_env.rules.french.state import Phase
 
     raw = env.unwrapped
-    s = raw.state
+    s = raw.game_state
     n = raw.game.num_players
     names = FRENCH_DECK.names
     phase = int(s.phase[0])
@@ -116,7 +116,7 @@ def french_view(env: Any, human: int, kinds: list[str], totals: list[float], hea
 
 def french_trick(env: Any, t: int) -> str:
     """``trick 3: player_1 7H, player_2 KH, … — won by player_2`` (trick ``t`` counted from 0)."""
-    s = env.unwrapped.state
+    s = env.unwrapped.game_state
     n = env.unwrapped.game.num_players
     leader = int(s.leaders[0, t])
     by_seat = {int(np.flatnonzero(s.played[0, :, c])[0]): int(c) for c in np.flatnonzero(s.trick_of[0] == t)}
@@ -125,7 +125,7 @@ def french_trick(env: Any, t: int) -> str:
 
 
 def french_tricks_done(env: Any) -> int:
-    return int(env.unwrapped.state.trick_no[0])
+    return int(env.unwrapped.game_state.trick_no[0])
 
 
 def french_result(info: dict[str, Any]) -> str:
@@ -151,7 +151,7 @@ def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float],
     from tarot_env.rules.bolognese import state as S
 
     raw = env.unwrapped
-    s = raw.state
+    s = raw.game_state
     n = raw.num_players
     names = BOLOGNESE_DECK.names
     ints, seat_ints, cards = s.ints[0], s.seat_ints[0], s.cards[0]
@@ -211,7 +211,7 @@ def tarocchino_trick(env: Any, t: int) -> str:
     from tarot_env.rules.bolognese import state as S
 
     raw = env.unwrapped
-    s = raw.state
+    s = raw.game_state
     cards = s.cards[0]
     n = raw.num_players
     last = np.flatnonzero(cards[S.TRICK_OF] == t)
@@ -225,7 +225,7 @@ def tarocchino_trick(env: Any, t: int) -> str:
 def tarocchino_tricks_done(env: Any) -> int:
     from tarot_env.rules.bolognese import state as S
 
-    return int(env.unwrapped.state.ints[0, S.TRICK_NO])
+    return int(env.unwrapped.game_state.ints[0, S.TRICK_NO])
 
 
 def tarocchino_result(info: dict[str, Any]) -> str:

@@ -82,7 +82,7 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
         self.observation_spaces = {a: spaces.Dict(obs_space) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._rng: np.random.Generator | None = None
-        self.state = self.game.new_state(1)
+        self.game_state = self.game.new_state(1)
         self._actions: list[int] = []
         self._last_record: dict[str, Any] | None = None
         self._deal: dict[str, Any] | None = None
@@ -105,7 +105,7 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
         raise NotImplementedError
 
     def _start(self, deal: Any, rng: np.random.Generator) -> None:
-        """Start a deal in ``self.state``: the parsed fixed ``deal``, or a random one if None."""
+        """Start a deal in ``self.game_state``: the parsed fixed ``deal``, or a random one if None."""
         raise NotImplementedError
 
     def _deal_snapshot(self) -> Any:
@@ -161,7 +161,7 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
             self._finish()
             self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[int(self.state.current[0])]
+            self.agent_selection = self.possible_agents[int(self.game_state.current[0])]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self._deal is None:
@@ -174,9 +174,9 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
                 mask = self.legal_mask().astype(np.int8)
             else:
                 mask = np.zeros(self.game.num_actions, dtype=np.int8)
-            obs = {"observation": self.encoder.encode(self.state, _ROW, viewer)[0], "action_mask": mask}
+            obs = {"observation": self.encoder.encode(self.game_state, _ROW, viewer)[0], "action_mask": mask}
             if self.oracle:
-                obs["oracle"] = self.encoder.encode_oracle(self.state, _ROW, viewer)[0]
+                obs["oracle"] = self.encoder.encode_oracle(self.game_state, _ROW, viewer)[0]
             self._cache[seat] = obs
         return obs
 
@@ -197,7 +197,7 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
         legal = 0 <= action < len(mask) and mask[action]
         self._action_buf[0] = action if legal else 0
         # an illegal action is refused by the game's check, which explains why, before any change
-        self.game.step(self.state, self._action_buf if legal else np.array([action]), _ROW, check=not legal, mask=mask[None])
+        self.game.step(self.game_state, self._action_buf if legal else np.array([action]), _ROW, check=not legal, mask=mask[None])
         self._actions.append(action)
         self._changed()
         self._cumulative_rewards[agent] = 0.0
@@ -230,7 +230,7 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
     def legal_mask(self) -> np.ndarray:
         """Legal actions of the player to act (bool; a view of the game's state, which the
         next step changes: copy it to keep it)."""
-        return self.state.legal[0]
+        return self.game_state.legal[0]
 
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
@@ -238,8 +238,8 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
     def _changed(self) -> None:
         """The state changed: drop cached observations and mask, note whose turn it is."""
         self._cache.clear()
-        self._over = self.state.phase.item(0) == self.game_done_phase
-        self._current = self.state.current.item(0)
+        self._over = self.game_state.phase.item(0) == self.game_done_phase
+        self._current = self.game_state.current.item(0)
 
     def _parse_action(self, action: Any) -> int:
         if type(action) is int:
@@ -257,7 +257,7 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
 
     def _finish(self) -> None:
         final = self._final_rewards() - self._shaped
-        scores = [int(x) for x in self.state.scores[0]]
+        scores = [int(x) for x in self.game_state.scores[0]]
         info = {"scores": scores, **self.result_info()}
         for i, a in enumerate(self.possible_agents):
             # this step's shaping (already in self._shaped) plus what makes the deal's sum exact
@@ -265,7 +265,7 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
             self.terminations[a] = True
             self.infos[a] = dict(info, scores=list(scores))
         self._last_record = (self._deal, self._actions, scores)  # made into a dict by record(), on demand
-        self.agent_selection = self.possible_agents[int(self.state.current[0])]
+        self.agent_selection = self.possible_agents[int(self.game_state.current[0])]
 
     def result_info(self) -> dict[str, Any]:
         return {}

@@ -77,31 +77,31 @@ class FrenchTarotEnv(TarotAECEnv):
         rows = np.zeros(1, dtype=np.int64)
         if deal is None:
             dealer = int(rng.integers(self.game.num_players)) if self.dealer is None else self.dealer
-            self.game.shuffle_and_deal(self.state, rows, np.array([dealer]), rng)
+            self.game.shuffle_and_deal(self.game_state, rows, np.array([dealer]), rng)
         else:
             dealer, hands, chien = deal
-            self.game.start_deal(self.state, rows, np.array([dealer]), hands[None], chien[None])
+            self.game.start_deal(self.game_state, rows, np.array([dealer]), hands[None], chien[None])
         self._tricks_seen = 0
 
     def _deal_snapshot(self) -> tuple[int, np.ndarray, np.ndarray]:
-        s = self.state
+        s = self.game_state
         return int(s.dealer[0]), s.hands[0].copy(), s.chien[0].copy()
 
     def _deal_record(self, snapshot: tuple[int, np.ndarray, np.ndarray]) -> dict[str, Any]:
         return format_deal(*snapshot)
 
     def _trick_rewards(self) -> np.ndarray | None:
-        t = int(self.state.trick_no[0])
+        t = int(self.game_state.trick_no[0])
         if t == self._tricks_seen:
             return None
         self._tricks_seen = t
-        return trick_rewards(self.game, self.state, np.zeros(1, dtype=np.int64), self.reward_mode)[0]
+        return trick_rewards(self.game, self.game_state, np.zeros(1, dtype=np.int64), self.reward_mode)[0]
 
     def _final_rewards(self) -> np.ndarray:
-        return final_rewards(self.state.scores[:1], self.reward_mode)[0]
+        return final_rewards(self.game_state.scores[:1], self.reward_mode)[0]
 
     def result_info(self) -> dict[str, Any]:
-        s = self.state
+        s = self.game_state
         result = int(s.result[0])
         info: dict[str, Any] = {"result": Result.name(result)}
         if result == Result.PLAYED:
@@ -131,7 +131,7 @@ class FrenchTarotEnv(TarotAECEnv):
 
     # ------------------------------------------------------------------ render
     def render_text(self) -> str:
-        s, n = self.state, self.game.num_players
+        s, n = self.game_state, self.game.num_players
         names = FRENCH_DECK.names
         phase = int(s.phase[0])
         taker = int(s.taker[0])

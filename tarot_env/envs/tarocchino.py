@@ -139,7 +139,7 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
             obs["oracle"] = spaces.Box(0, 1, (self.encoder.oracle_size,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict(obs) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self.state = self.game.new_state(1)
+        self.game_state = self.game.new_state(1)
         self._rng: np.random.Generator | None = None
         self._started = False
         self._cache: dict[int, dict[str, np.ndarray]] = {}
@@ -177,13 +177,13 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
             self._rng = np.random.default_rng()
         g = self.game
         g.queued[0] = [(d, p, self._active_of(raw)) for (d, p), raw in zip(deals[1:], (options.get("deals") or [None])[1:])]
-        self.state = g.new_state(1)
+        self.game_state = g.new_state(1)
         if deals:
             dealer, pack = deals[0]
         else:
             dealer = int(self._rng.integers(self.num_players)) if self.dealer is None else self.dealer
             pack = np.argsort(self._rng.random(NUM_CARDS))
-        self.game.start_deals(self.state, _ROW, np.array([dealer]), pack[None], totals=None if totals is None else totals[None])
+        self.game.start_deals(self.game_state, _ROW, np.array([dealer]), pack[None], totals=None if totals is None else totals[None])
         self._deals = [self._new_deal_entry()]
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -195,7 +195,7 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         self._tricks_seen = 0
         self._started = True
         self._changed()
-        self.agent_selection = self.possible_agents[int(self.state.ints[0, CURRENT])]
+        self.agent_selection = self.possible_agents[int(self.game_state.ints[0, CURRENT])]
 
     def _parse_deals(self, options: dict[str, Any]) -> list[tuple[int, np.ndarray]]:
         if "deal" in options and "deals" in options:
@@ -249,21 +249,21 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         if obs is None:
             viewer = self._viewers[seat]
             if not self._over and seat == self._current:
-                mask = self.state.legal[0].astype(np.int8)
+                mask = self.game_state.legal[0].astype(np.int8)
             else:
                 mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            obs = {"observation": self.encoder.encode(self.state, _ROW, viewer)[0], "action_mask": mask}
+            obs = {"observation": self.encoder.encode(self.game_state, _ROW, viewer)[0], "action_mask": mask}
             if self.oracle:
-                obs["oracle"] = self.encoder.encode_oracle(self.state, _ROW, viewer)[0]
+                obs["oracle"] = self.encoder.encode_oracle(self.game_state, _ROW, viewer)[0]
             self._cache[seat] = obs
         return obs
 
     def legal_mask(self) -> np.ndarray:
         """The legal actions of the player to act (a view of the state; copy it to keep it)."""
-        return self.state.legal[0]
+        return self.game_state.legal[0]
 
     def legal_actions(self) -> list[int]:
-        return [int(a) for a in np.flatnonzero(self.state.legal[0])]
+        return [int(a) for a in np.flatnonzero(self.game_state.legal[0])]
 
     @property
     def game_over(self) -> bool:
@@ -271,8 +271,8 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
 
     def _changed(self) -> None:
         self._cache.clear()
-        self._over = self.state.ints.item(0, PHASE) == PH_DONE
-        self._current = self.state.ints.item(0, CURRENT)
+        self._over = self.game_state.ints.item(0, PHASE) == PH_DONE
+        self._current = self.game_state.ints.item(0, CURRENT)
 
     def _parse_action(self, action: Any) -> int:
         if type(action) is int:
@@ -300,11 +300,11 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
             self._was_dead_step(action)
             return
         a = self._parse_action(action)
-        legal = self.state.legal[0]
+        legal = self.game_state.legal[0]
         if not (0 <= a < NUM_ACTIONS and legal[a]):
             raise IllegalActionError(self._refusal(a))
         self._buf[0] = a
-        ends = self.game.step(self.state, _ROW, self._buf, self._rng)
+        ends = self.game.step(self.game_state, _ROW, self._buf, self._rng)
         self._deals[-1]["actions"].append(a)
         self._changed()
         self._cumulative_rewards[agent] = 0.0
@@ -352,21 +352,21 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         for a in self.possible_agents:
             self.infos[a] = dict(info)
         if self._over:  # formatted on demand by record(): most episodes are never recorded
-            self._last_record = (self._deals, [int(x) for x in self.state.seat_ints[0, :, TOTAL]])
+            self._last_record = (self._deals, [int(x) for x in self.game_state.seat_ints[0, :, TOTAL]])
         else:
             self._deals.append(self._new_deal_entry())
         return reward
 
     def _trick_rewards(self) -> np.ndarray | None:
         """Shaping after a trick (see :func:`.tarocchino_rewards.trick_reward`)."""
-        t = self.state.ints.item(0, TRICK_NO)
+        t = self.game_state.ints.item(0, TRICK_NO)
         if t == self._tricks_seen:
             return None
         self._tricks_seen = t
         if t == 0:  # a new hand of a match was dealt: its last trick is paid with the hand's reward
             return None
-        value = float(trick_points(self.state.cards[:1], [t - 1])[0])
-        return trick_reward(self.game_name, self.reward_mode, value, int(self.state.hist[0, t - 1]), self.game._sides(self.state, _ROW)[0])
+        value = float(trick_points(self.game_state.cards[:1], [t - 1])[0])
+        return trick_reward(self.game_name, self.reward_mode, value, int(self.game_state.hist[0, t - 1]), self.game._sides(self.game_state, _ROW)[0])
 
     # ------------------------------------------------------------------ records
     def _new_deal_entry(self) -> dict[str, Any]:
@@ -400,7 +400,7 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
 
     def totals(self) -> list[int]:
         """Each seat's running total (its side's; Terziglio: the sum of settlements)."""
-        return [int(x) for x in self.state.seat_ints[0, :, TOTAL]]
+        return [int(x) for x in self.game_state.seat_ints[0, :, TOTAL]]
 
     def record(self) -> dict[str, Any]:
         """The JSON-ready record of the last finished episode (interface.md §5): a deal, or a
@@ -418,11 +418,11 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         if not 0 <= a < NUM_ACTIONS:
             return f"action {a} refused for {agent}: action ids are 0..{NUM_ACTIONS - 1}; legal now: {allowed}"
         text = action_to_string(a)
-        phase = int(self.state.ints[0, PHASE])
+        phase = int(self.game_state.ints[0, PHASE])
         return f"action {text!r} ({a}) refused for {agent}: {self._why(a, phase)}; legal now: {allowed}"
 
     def _why(self, a: int, phase: int) -> str:
-        s = self.state
+        s = self.game_state
         p = int(s.ints[0, CURRENT])
         cards = s.cards[0]
         kind = Phase.name(phase)
@@ -483,7 +483,7 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
 
     # ------------------------------------------------------------------ render
     def render_text(self) -> str:
-        s = self.state
+        s = self.game_state
         names = BOLOGNESE_DECK.names
         ints, seat_ints, cards = s.ints[0], s.seat_ints[0], s.cards[0]
         phase = int(ints[PHASE])

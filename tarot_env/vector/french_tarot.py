@@ -60,7 +60,7 @@ class FrenchTarotVectorEnv:
         self.num_players = self.game.num_players
         self.num_actions = self.game.num_actions
         self.observation_size = self.encoder.size
-        self.state = self.game.new_state(self.num_envs)
+        self.game_state = self.game.new_state(self.num_envs)
         self._rows = np.arange(self.num_envs)
         self._rng = np.random.default_rng()
         self._shaped = np.zeros((self.num_envs, self.num_players))
@@ -91,9 +91,9 @@ class FrenchTarotVectorEnv:
             dealers = np.array([p[0] for p in parsed])
             hands = np.stack([p[1] for p in parsed])
             chien = np.stack([p[2] for p in parsed])
-            self.game.start_deal(self.state, self._rows, dealers, hands, chien)
+            self.game.start_deal(self.game_state, self._rows, dealers, hands, chien)
             self._snapshot(self._rows)
-            given_annulled = self._rows[self.state.phase == Phase.DONE]  # a fixed deal with a petit sec
+            given_annulled = self._rows[self.game_state.phase == Phase.DONE]  # a fixed deal with a petit sec
             annulled = len(given_annulled) + self._deal(given_annulled)
         self._started = True
         zeros = np.zeros((self.num_envs, self.num_players))
@@ -115,7 +115,7 @@ class FrenchTarotVectorEnv:
             raise RuntimeError("call reset() before step()")
         rows = self._rows if rows is None else self._check_rows(rows)
         actions = self._check(actions, rows)
-        s = self.state
+        s = self.game_state
         tricks_before = s.trick_no[rows] if self.shaping else None
         self.game.step(s, actions, rows, check=False)
         if self.records:
@@ -159,11 +159,11 @@ class FrenchTarotVectorEnv:
     def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
         """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
         arr = check_actions(actions, len(rows))
-        k = first_illegal(self.state.legal, rows, arr)
+        k = first_illegal(self.game_state.legal, rows, arr)
         if k >= 0:
             row = int(rows[k])
             try:
-                self.game.check_actions(self.state, rows[k : k + 1], arr[k : k + 1])
+                self.game.check_actions(self.game_state, rows[k : k + 1], arr[k : k + 1])
             except IllegalActionError as err:
                 raise IllegalActionError(f"table {row}: {err}") from None
         return arr
@@ -173,15 +173,15 @@ class FrenchTarotVectorEnv:
         annulled = 0
         while len(rows):
             dealers = self._rng.integers(self.num_players, size=len(rows)) if self.dealer is None else np.full(len(rows), self.dealer)
-            self.game.shuffle_and_deal(self.state, rows, dealers, self._rng)
+            self.game.shuffle_and_deal(self.game_state, rows, dealers, self._rng)
             self._snapshot(rows)
-            rows = rows[self.state.phase[rows] == Phase.DONE]
+            rows = rows[self.game_state.phase[rows] == Phase.DONE]
             annulled += len(rows)
         return annulled
 
     def _snapshot(self, rows: np.ndarray) -> None:
         if self.records:
-            s = self.state
+            s = self.game_state
             for row in rows.tolist():
                 self._deals[row] = (int(s.dealer[row]), s.hands[row].copy(), s.chien[row].copy())
                 self._actions[row] = []
@@ -192,17 +192,17 @@ class FrenchTarotVectorEnv:
             "config": self.config.to_dict(),
             "deal": format_deal(*self._deals[row]),
             "actions": [A.ACTION_STRINGS[a] for a in self._actions[row]],
-            "scores": [int(x) for x in self.state.scores[row]],
+            "scores": [int(x) for x in self.game_state.scores[row]],
         }
 
     def _all_seats(self, rows: np.ndarray) -> np.ndarray:
         """(R, N, D): every seat's observation of ``rows``."""
         n = self.num_players
-        obs = self.encoder.encode(self.state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)))
+        obs = self.encoder.encode(self.game_state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)))
         return obs.reshape(len(rows), n, -1)
 
     def _result(self, rows: np.ndarray, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
-        s = self.state
+        s = self.game_state
         every = rows is self._rows  # plain copies are cheaper than gathers
         players = s.current.copy() if every else s.current[rows]
         obs = self.encoder.encode(s, rows, players)

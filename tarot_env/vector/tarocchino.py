@@ -52,7 +52,7 @@ class TarocchinoVectorEnv:
         self.num_actions = NUM_ACTIONS
         self.encoder = TarocchinoEncoder(self.num_players)
         self.observation_size = self.encoder.size
-        self.state = self.game.new_state(self.num_envs)
+        self.game_state = self.game.new_state(self.num_envs)
         self._rows = np.arange(self.num_envs)
         self._rng = np.random.default_rng()
         self._shaped = np.zeros((self.num_envs, self.num_players))
@@ -80,13 +80,13 @@ class TarocchinoVectorEnv:
         self._scores = [[] for _ in range(self.num_envs)]
         self.game.queued.clear()
         self.game.dealt.clear()
-        self.state = self.game.new_state(self.num_envs)
+        self.game_state = self.game.new_state(self.num_envs)
         if deals is None:
             self._deal(self._rows)
         else:
             dealers = np.array([p[0] for p in parsed])
             packs = np.stack([p[1] for p in parsed])
-            self.game.start_deals(self.state, self._rows, dealers, packs)
+            self.game.start_deals(self.game_state, self._rows, dealers, packs)
         self._started = True
         zeros = np.zeros((self.num_envs, self.num_players))
         return self._result(self._rows, zeros, np.zeros(self.num_envs, bool), {"ended": np.zeros(0, dtype=np.int64), "hands": []})
@@ -104,7 +104,7 @@ class TarocchinoVectorEnv:
             raise RuntimeError("call reset() before step()")
         rows = self._rows if rows is None else self._check_rows(rows)
         actions = self._check(actions, rows)
-        s = self.state
+        s = self.game_state
         tricks_before = s.ints[rows, TRICK_NO].copy() if self.shaping else None
         hands_before = s.ints[rows, HAND_NO].copy() if self.shaping else None
         ends = self.game.step(s, rows, actions, self._rng)
@@ -147,7 +147,7 @@ class TarocchinoVectorEnv:
             for e in ends:
                 self._scores[e.row].append(list(e.scores))
                 self._last_info[e.row] = e.info
-                if not e.match_over and self.config.match and self.state.ints[e.row, PHASE] != PH_DONE:
+                if not e.match_over and self.config.match and self.game_state.ints[e.row, PHASE] != PH_DONE:
                     self._actions[e.row].append([])
         if self.config.match and self.config.options["match_reward"] == "result":
             reward = np.zeros((len(ends), self.num_players))
@@ -163,7 +163,7 @@ class TarocchinoVectorEnv:
         return reward
 
     def _shape(self, rows: np.ndarray, tricks_before: np.ndarray, hands_before: np.ndarray, rewards: np.ndarray) -> None:
-        s = self.state
+        s = self.game_state
         t = s.ints[rows, TRICK_NO]
         # a trick completed in the same hand (as the AEC env: the last trick of an episode is paid,
         # a hand of a match that gave way to the next one is paid with the hand's reward)
@@ -186,12 +186,12 @@ class TarocchinoVectorEnv:
     def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
         """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
         arr = check_actions(actions, len(rows))
-        k = first_illegal(self.state.legal, rows, arr)
+        k = first_illegal(self.game_state.legal, rows, arr)
         if k >= 0:
             row, a = int(rows[k]), int(arr[k])
             what = action_to_string(a) if 0 <= a < self.num_actions else f"{a} (ids are 0..{self.num_actions - 1})"
-            allowed = ", ".join(action_to_string(x) for x in np.flatnonzero(self.state.legal[row]))
-            who = f"player_{int(self.state.current[row])}"
+            allowed = ", ".join(action_to_string(x) for x in np.flatnonzero(self.game_state.legal[row]))
+            who = f"player_{int(self.game_state.current[row])}"
             raise IllegalActionError(f"table {row}: action {what!r} is not legal for {who}; legal: {allowed}")
         return arr
 
@@ -206,7 +206,7 @@ class TarocchinoVectorEnv:
             if self.records:
                 self._actions[r] = [[]]
                 self._scores[r] = []
-        self.game.shuffle_and_deal(self.state, rows, dealers, self._rng)
+        self.game.shuffle_and_deal(self.game_state, rows, dealers, self._rng)
 
     def _record(self, row: int) -> dict[str, Any]:
         head = {"env": self.env_id, "config": self.config.to_dict()}
@@ -217,18 +217,18 @@ class TarocchinoVectorEnv:
             )
         if not self.config.match:
             return {**head, **entries[0]}
-        totals = [int(x) for x in self.state.seat_ints[row, :, TOTAL]]
+        totals = [int(x) for x in self.game_state.seat_ints[row, :, TOTAL]]
         last = self._last_info.get(row, {})
         return {**head, "deals": entries, "totals": totals, "result": last.get("game_winner", last.get("match_losers"))}
 
     def _all_seats(self, rows: np.ndarray) -> np.ndarray:
         """(R, N, D): every seat's observation of ``rows``."""
         n = self.num_players
-        obs = self.encoder.encode(self.state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)))
+        obs = self.encoder.encode(self.game_state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)))
         return obs.reshape(len(rows), n, -1)
 
     def _result(self, rows: np.ndarray, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
-        s = self.state
+        s = self.game_state
         every = rows is self._rows
         players = s.current.copy() if every else s.current[rows]
         obs = self.encoder.encode(s, rows, players)

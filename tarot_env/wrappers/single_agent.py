@@ -35,7 +35,7 @@ class Agent(Protocol):
 
 
 class RandomOpponent:
-    """The default opponent: a uniformly random legal action per row (the same rule as ``agents.RandomAgent``;
+    """The default opponent: a uniformly random legal action per row (the same rule as ``tarot_env.agents.RandomAgent``;
     defined here because the installed ``tarot_env`` package does not ship ``agents``)."""
 
     name = "random"
@@ -196,7 +196,7 @@ class SingleAgentEnv(gymnasium.Env):
         raw = self.env.unwrapped
         n = self.num_players
         while not raw.game_over:
-            current = int(raw.state.current[0])
+            current = int(raw.game_state.current[0])
             if current == self.seat:
                 return
             agent = self.opponents[(current - self.seat) % n - 1]
