@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tarot_env.agents.random_agent import RandomAgent
 
 import tarot_env
-from tarot_env.agents.random_agent import RandomAgent
 
 DEAL_SET_VERSION = 1
 DEFAULT_SEED = 0
@@ -74,7 +74,6 @@ def make_agent(spec: str, env_id: str, seed: int = 0) -> Any:
         return rule_agent(env_id)
     if spec.startswith("sb3:"):
         from sb3_contrib import MaskablePPO
-
         from tarot_env.agents.sb3_policy import SB3PolicyAgent
 
         return SB3PolicyAgent(MaskablePPO.load(spec[4:], device="cpu"), deterministic=True)

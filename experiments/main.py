@@ -60,7 +60,6 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
     model_path = train(config)
 
     from sb3_contrib import MaskablePPO
-
     from tarot_env.agents.random_agent import RandomAgent
     from tarot_env.agents.sb3_policy import SB3PolicyAgent
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 
-import tarot_env
 from tarot_env.agents.random_agent import RandomAgent
+
+import tarot_env
 
 #: configurations played for each env id (one deal each)
 CONFIGS: dict[str, list[dict]] = {

@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers_setup import make_deal
+from tarot_env.agents.french_rules import FrenchRuleAgent, num_players_of
+from tarot_env.agents.random_agent import RandomAgent
 
 import tarot_env
 import tarot_env.vector
-from tarot_env.agents.french_rules import FrenchRuleAgent, num_players_of
-from tarot_env.agents.random_agent import RandomAgent
 from tarot_env.encoding.french import layout
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french.state import Phase

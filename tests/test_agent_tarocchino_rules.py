@@ -20,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers_tarocchino import make_deal, new_env, play, seat
-
-import tarot_env.vector
 from tarot_env.agents.random_agent import RandomAgent
 from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
+
+import tarot_env.vector
 from tarot_env.cards.bolognese import card
 from tarot_env.encoding.bolognese import layout
 from tarot_env.rules.bolognese.combinations import cricche_points

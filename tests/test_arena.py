@@ -7,7 +7,6 @@ import time
 
 import numpy as np
 import pytest
-
 from tarot_env.agents.random_agent import RandomAgent
 from tarot_env.experiments import arena
 

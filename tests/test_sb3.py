@@ -317,8 +317,8 @@ def test_maskable_ppo_trains_through_single_agent_env(sb3):
 def test_maskable_ppo_trains_through_the_vec_env_against_a_frozen_snapshot(sb3):
     import torch
     from stable_baselines3.common.vec_env import VecMonitor
-
     from tarot_env.agents.sb3_policy import SB3PolicyAgent, snapshot
+
     from tarot_env.wrappers import TarotVecEnv
 
     venv = TarotVecEnv(16, seat="rotate", reward="normalised", shaping=True)
@@ -338,7 +338,6 @@ def test_maskable_ppo_trains_through_the_vec_env_against_a_frozen_snapshot(sb3):
 def test_policy_agents_play_only_legal_actions(sb3, deterministic):
     from sb3_contrib import MaskablePPO
     from stable_baselines3 import PPO
-
     from tarot_env.agents.sb3_policy import SB3PolicyAgent, snapshot
 
     env = SingleAgentEnv()

@@ -727,7 +727,8 @@ def test_hand_worked_scores(d):
     for key, value in d.info.items():
         assert info[key] == value, f"info[{key!r}]: {info[key]!r} != {value!r}"
     for name, seat in d.piles.items():
-        assert int(raw.game_state.cards[0, PILE_OF, card(name)]) == seat, f"{name} is in {raw.game_state.cards[0, PILE_OF, card(name)]}'s pile"
+        pile = int(raw.game_state.cards[0, PILE_OF, card(name)])
+        assert pile == seat, f"{name} is in {pile}'s pile"
     assert raw.hands_played() == [d.scores]
     assert [raw._cumulative_rewards[a] for a in env.possible_agents] == d.rewards
 

@@ -36,8 +36,8 @@ def tiny(env_id: str, out, **kwargs) -> TrainConfig:
 @pytest.mark.parametrize("env_id", ["french_tarot_v0", "ottocento_v0"])
 def test_tiny_run_writes_its_files_and_the_model_plays_legal_actions(tmp_path, env_id):
     from sb3_contrib import MaskablePPO
-
     from tarot_env.agents.sb3_policy import SB3PolicyAgent
+
     from tarot_env.wrappers import TarotVecEnv
 
     final = train(tiny(env_id, tmp_path))

@@ -366,7 +366,8 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         if t == 0:  # a new hand of a match was dealt: its last trick is paid with the hand's reward
             return None
         value = float(trick_points(self.game_state.cards[:1], [t - 1])[0])
-        return trick_reward(self.game_name, self.reward_mode, value, int(self.game_state.hist[0, t - 1]), self.game._sides(self.game_state, _ROW)[0])
+        state = self.game_state
+        return trick_reward(self.game_name, self.reward_mode, value, int(state.hist[0, t - 1]), self.game._sides(state, _ROW)[0])
 
     # ------------------------------------------------------------------ records
     def _new_deal_entry(self) -> dict[str, Any]:
