@@ -6,6 +6,7 @@
 #   make bench   - measure decisions per second, AEC and vector APIs (results/benchmark.json, results/vector_throughput.png)
 #   make arena   - the rule-based bot against random players in every game (results/arena)
 #   make train   - a short MaskablePPO self-play run on French Tarot, 4 players (runs/french4)
+# The tarot command is installed in .venv: run .venv/bin/tarot, or activate with `. .venv/bin/activate`.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -13,10 +14,15 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 .PHONY: demo play test bench arena train lint setup clean
 
+# torch first: the CPU build these machines serve locally (torch==2.13.0). The train extra then finds
+# torch satisfied and downloads no CUDA build. Elsewhere, TORCH="torch" (or your own build) works too.
+TORCH ?= torch==2.13.0
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[test,fast,train]"
+	$(PY) -m pip install --quiet "$(TORCH)"
+	$(PY) -m pip install --quiet -e ".[test,train,rllib]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -47,4 +53,4 @@ train: $(STAMP)
 	$(PY) -m tarot_env.experiments.train --env french_tarot_v0 --players 4 --timesteps 300000 --out runs/french4
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis results
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist

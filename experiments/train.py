@@ -249,6 +249,14 @@ def plot_curve(rows: list[dict[str, float]], path: Path, title: str) -> None:
 # ---------------------------------------------------------------------- training
 
 
+def whole_rollouts(timesteps: int, rollout: int) -> int:
+    """``timesteps`` rounded up to a whole number of rollouts.
+
+    PPO collects whole rollouts before it stops, so asking for 100,000 steps trains 106,496 when a
+    rollout is 8,192 steps; asking for what will be trained keeps the progress bar's total true."""
+    return -(-timesteps // rollout) * rollout
+
+
 def train(config: TrainConfig) -> Path:
     """Train, write the run's files under ``config.out``, and return the path of ``model_final.zip``."""
     import torch
@@ -284,8 +292,11 @@ def train(config: TrainConfig) -> Path:
     if config.bc_deals > 0:
         warm_start(model, config, pool, out)
     callback = make_callback(config, venv, pool, out)
+    timesteps = whole_rollouts(config.timesteps, config.n_steps * config.num_envs)
+    if timesteps != config.timesteps:
+        print(f"PPO learns in whole rollouts of {config.n_steps * config.num_envs:,} steps: {config.timesteps:,} steps rounded up to {timesteps:,}")
     start = time.perf_counter()
-    model.learn(config.timesteps, callback=callback, progress_bar=config.progress_bar, tb_log_name="ppo")
+    model.learn(timesteps, callback=callback, progress_bar=config.progress_bar, tb_log_name="ppo")
     seconds = time.perf_counter() - start
     final = out / "model_final.zip"
     model.save(final)

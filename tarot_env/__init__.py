@@ -14,14 +14,20 @@ from tarot_env import (
     quindici_v0,
     terziglio_v0,
 )
+from tarot_env._jit import PerformanceWarning
 from tarot_env._version import __version__
 from tarot_env.errors import IllegalActionError
 from tarot_env.records import ReplayError, replay
-from tarot_env.registry import ENV_IDS, make
+from tarot_env.registry import ENV_IDS, GYMNASIUM_IDS, PETTINGZOO_IDS, make, parallel_env, register_envs
+
+register_envs()
 
 __all__ = [
     "ENV_IDS",
+    "GYMNASIUM_IDS",
+    "PETTINGZOO_IDS",
     "IllegalActionError",
+    "PerformanceWarning",
     "ReplayError",
     "__version__",
     "centocinquanta_v0",
@@ -30,6 +36,7 @@ __all__ = [
     "mattazza_v0",
     "millone_v0",
     "ottocento_v0",
+    "parallel_env",
     "quattro_scartate_v0",
     "quindici_v0",
     "replay",

@@ -43,7 +43,7 @@ def test_rotation_covers_every_seat_for_every_agent(seats):
 
 def test_every_role_is_played_and_output_has_seatings(tmp_path):
     res = arena.run_arena(
-        "terziglio_v0", {"random": RandomAgent(1), "rules": arena.rule_agent("terziglio_v0")}, 6, deals_dir=tmp_path, progress=False
+        "terziglio_v0", {"random": RandomAgent(1), "rules": arena.rule_agent("terziglio_v0")}, 6, deals_dir=tmp_path
     )
     assert res["seatings"] == [["random", "rules", "random"], ["rules", "random", "random"], ["random", "random", "rules"]]
     assert res["deal_set"]["id"] == "terziglio_v0_v1" and len(res["deals"]) == 6
@@ -54,13 +54,13 @@ def test_every_role_is_played_and_output_has_seatings(tmp_path):
 def test_same_agent_against_itself(tmp_path):
     # a deterministic bot under two names: identical duplicate scores, and French Tarot is zero-sum
     bot = arena.rule_agent("french_tarot_v0")
-    res = arena.run_arena("french_tarot_v0", {"a": bot, "b": bot}, 4, num_players=4, deals_dir=tmp_path, progress=False)
+    res = arena.run_arena("french_tarot_v0", {"a": bot, "b": bot}, 4, num_players=4, deals_dir=tmp_path)
     assert res["pairwise"]["a - b"]["mean"] == 0
     assert np.allclose(res["per_deal"]["a"], res["per_deal"]["b"])
     assert np.allclose(res["per_deal"]["a"], 0)  # seats A B A B: the two agents' seat scores sum to zero
     # a random agent against itself: the difference's interval contains 0
     rnd = RandomAgent(3)
-    res = arena.run_arena("ottocento_v0", {"a": rnd, "b": rnd}, 20, deals_dir=tmp_path, progress=False)
+    res = arena.run_arena("ottocento_v0", {"a": rnd, "b": rnd}, 20, deals_dir=tmp_path)
     d = res["pairwise"]["a - b"]
     assert d["lo"] <= 0 <= d["hi"]
     assert np.allclose(np.add(res["per_deal"]["a"], res["per_deal"]["b"]), 0)  # own side minus the other
@@ -69,7 +69,7 @@ def test_same_agent_against_itself(tmp_path):
 @pytest.mark.parametrize(("env_id", "players", "deals"), [("french_tarot_v0", 4, 16), ("ottocento_v0", None, 12)])
 def test_rules_beat_random(tmp_path, env_id, players, deals):
     agents = {"rules": arena.rule_agent(env_id), "random": RandomAgent(0)}
-    res = arena.run_arena(env_id, agents, deals, num_players=players, deals_dir=tmp_path, progress=False)
+    res = arena.run_arena(env_id, agents, deals, num_players=players, deals_dir=tmp_path)
     assert res["pairwise"]["rules - random"]["lo"] > 0
     assert res["agents"]["rules"]["score"]["lo"] > 0
     assert res["agents"]["rules"]["win_rate"]["mean"] > res["agents"]["random"]["win_rate"]["mean"]
@@ -104,7 +104,7 @@ class Slow:
 
 def test_misbehaving_agents_are_replaced_and_counted(tmp_path):
     agents = {"crash": Crashing(), "illegal": Illegal(), "slow": Slow(3, 0.5), "garbage": Garbage()}
-    res = arena.run_arena("mattazza_v0", agents, 2, num_players=4, time_limit=0.1, deals_dir=tmp_path, out=tmp_path / "out", progress=False)
+    res = arena.run_arena("mattazza_v0", agents, 2, num_players=4, time_limit=0.1, deals_dir=tmp_path, out=tmp_path / "out")
     fb = res["fallbacks"]
     assert fb["crash"]["moves"] > 0 and fb["crash"]["exception"] == fb["crash"]["fallback"] == fb["crash"]["moves"]
     assert fb["illegal"]["illegal"] == fb["illegal"]["fallback"] == fb["illegal"]["moves"] > 0
@@ -121,10 +121,10 @@ def test_misbehaving_agents_are_replaced_and_counted(tmp_path):
 def test_ratings_file_is_created_and_updated(tmp_path):
     agents = {"rules": arena.rule_agent("centocinquanta_v0"), "random": RandomAgent(0)}
     out = tmp_path / "out"
-    arena.run_arena("centocinquanta_v0", agents, 4, deals_dir=tmp_path, out=out, progress=False)
+    arena.run_arena("centocinquanta_v0", agents, 4, deals_dir=tmp_path, out=out)
     first = json.loads((out / "ratings.json").read_text())["tables"]["centocinquanta_v0"]
     assert first["rules"]["games"] == first["random"]["games"] == 4
-    res = arena.run_arena("centocinquanta_v0", agents, 4, deals_dir=tmp_path, out=out, progress=False)
+    res = arena.run_arena("centocinquanta_v0", agents, 4, deals_dir=tmp_path, out=out)
     second = json.loads((out / "ratings.json").read_text())["tables"]["centocinquanta_v0"]
     assert second["rules"]["games"] == 8 and second["rules"]["sigma"] < first["rules"]["sigma"]
     assert [r["agent"] for r in res["leaderboard"]] == ["rules", "random"]

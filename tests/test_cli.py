@@ -258,7 +258,7 @@ def test_bench_arena_train_with_tiny_budgets(tmp_path: Path) -> None:
     assert arena["deal_set"]["num_deals"] == 2 and arena["settings"]["time_limit"] == 5 and arena["settings"]["seed"] == 3
 
     out = run("train", "--env", "millone_v0", "--steps", "256", "--num-envs", "8", "--seed", "1", "--n-steps", "32", "--batch-size", "64",
-              "--n-epochs", "1", "--net-arch", "16", "--bc-deals", "10", "--eval-episodes", "2", "--no-progress-bar",
+              "--n-epochs", "1", "--net-arch", "16", "--bc-deals", "10", "--eval-episodes", "2",
               "--out", str(tmp_path / "train"), cwd=tmp_path)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "train" / "model_final.zip").exists()

@@ -67,7 +67,7 @@ def test_a_warm_started_run_writes_its_cloning_log(tmp_path, env_id):
     assert TrainConfig().bc_deals > 0
     config = TrainConfig(
         env_id=env_id, num_envs=8, timesteps=512, n_steps=64, batch_size=256, n_epochs=1, net_arch=[32], snapshot_every=0,
-        eval_every=512, checkpoint_every=0, eval_episodes=4, out=str(tmp_path), progress_bar=False, torch_threads=1,
+        eval_every=512, checkpoint_every=0, eval_episodes=4, out=str(tmp_path), torch_threads=1,
         bc_deals=10, bc_epochs=2,
     )  # fmt: skip
     assert train(config).exists()

@@ -14,8 +14,7 @@ def test_main_job_trains_then_evaluates(tmp_path):
     from tarot_env.experiments.main import main
 
     results = main(["--timesteps", "1024", "--bc-deals", "20", "--deals", "3", "--out", str(tmp_path / "run"),
-                    "--deals-dir", str(tmp_path / "deals"),
-                    "--no-progress-bar"])  # fmt: skip
+                    "--deals-dir", str(tmp_path / "deals")])  # fmt: skip
     assert set(results) == {"random", "rules"}
     train = tmp_path / "run" / "train"
     assert (train / "model_final.zip").exists() and (train / "learning_curve.png").exists() and (train / "log.csv").exists()

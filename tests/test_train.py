@@ -27,7 +27,6 @@ def tiny(env_id: str, out, **kwargs) -> TrainConfig:
         checkpoint_every=1024,
         eval_episodes=8,
         out=str(out),
-        progress_bar=False,
         torch_threads=1,
         **{"bc_deals": 0, **kwargs},
     )
@@ -109,3 +108,18 @@ def test_opponents_are_drawn_from_the_pool_and_snapshots_join_it(tmp_path):
     assert len(seen) == 2048 // (16 * 64)  # one draw per rollout
     assert all(name == "random" for name in seen[0])  # no snapshot before the first interval
     assert all(name.startswith("snapshot@") for name in seen[-1])
+
+
+def test_the_progress_bars_total_is_what_ppo_trains(tmp_path, capsys):
+    """PPO learns in whole rollouts: the steps asked for are rounded up before learn(), so the
+    progress bar's total (SB3 sets it to the steps given to learn) is the steps trained (it read
+    106,496/100,000 before)."""
+    from sb3_contrib import MaskablePPO
+
+    from tarot_env.experiments.train import whole_rollouts
+
+    assert whole_rollouts(100_000, 8192) == 106_496 and whole_rollouts(8192, 8192) == 8192 and whole_rollouts(1, 512) == 512
+    config = tiny("ottocento_v0", tmp_path, timesteps=1500, n_steps=32, checkpoint_every=0, eval_every=512)  # rollouts of 16 x 32 = 512
+    final = train(config)
+    assert MaskablePPO.load(final).num_timesteps == 1536
+    assert "1,500 steps rounded up to 1,536" in capsys.readouterr().out

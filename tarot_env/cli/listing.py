@@ -22,6 +22,8 @@ ENV_OPTIONS: dict[str, tuple[Any, str, str]] = {
     "shaping": (False, "False, True", "a reward after each trick (the deal's rewards sum to the same)"),
     "oracle": (False, "False, True", "adds the hidden information to the observation (centralised critics)"),
     "dealer": (None, "None (random), a seat", "who deals"),
+    "illegal_action": ("raise", "'raise', 'terminate'", "an illegal action raises (state unchanged), or ends the episode"),
+    "illegal_reward": (-1.0, "a number", "the offender's reward when illegal_action='terminate' ends the episode"),
 }
 
 

@@ -14,16 +14,74 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from tarot_env.errors import IllegalActionError
+
 _ROW = np.zeros(1, dtype=np.int64)
+
+#: what ``step`` does with an illegal action (``illegal_action=`` of every env)
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+
+
+def check_illegal_action(illegal_action: Any, illegal_reward: Any) -> None:
+    """Refuse an unknown ``illegal_action`` mode or a non-numeric ``illegal_reward``."""
+    if illegal_action not in ILLEGAL_ACTION_MODES:
+        raise ValueError(
+            f"illegal_action={illegal_action!r} is not a mode; choose 'raise' (refuse the action with IllegalActionError, "
+            "state unchanged) or 'terminate' (end the episode, the offender rewarded illegal_reward)"
+        )
+    if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
+        raise TypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
+    if not np.isfinite(illegal_reward):
+        raise ValueError(f"illegal_reward must be finite, got {illegal_reward!r}")
 
 
 class TextRenderMixin:
-    """``render()`` for envs that describe their table in ``render_text()`` (ansi or human), and
-    the per-agent space accessors."""
+    """What both AEC envs share besides their rules: ``render()`` for envs that describe their
+    table in ``render_text()`` (ansi or human), the per-agent space accessors, PettingZoo's
+    ``state()`` for centralised critics, and the ``illegal_action="terminate"`` ending."""
 
     render_mode: str | None
     observation_spaces: dict[str, Any]
     action_spaces: dict[str, Any]
+    illegal_action: str = "raise"
+    illegal_reward: float = -1.0
+    #: set when the episode was ended by an illegal action (``illegal_action="terminate"``)
+    illegal_end: dict[str, Any] | None = None
+
+    def state(self) -> np.ndarray:
+        """The full state, for centralised critics (PettingZoo's ``state()``; its space is
+        ``state_space``): seat 0's observation followed by the oracle block, which adds every
+        hidden card, so that nothing of the deal is missing. Seats are absolute (seat 0's view)."""
+        if getattr(self, "_deal", None) is None and not getattr(self, "_started", False):
+            raise RuntimeError("call reset() before state(): no deal has been dealt yet")
+        row = np.zeros(1, dtype=np.int64)
+        observation = self.encoder.encode(self.game_state, row, row)[0]
+        return np.concatenate([observation, self.encoder.encode_oracle(self.game_state, row, row)[0]])
+
+    @property
+    def state_space(self) -> spaces.Box:
+        return spaces.Box(0, 1, (self.encoder.size + self.encoder.oracle_size,), dtype=np.int8)
+
+    def _end_on_illegal(self, agent: str, action: int, reason: str) -> None:
+        """``illegal_action="terminate"``: the episode ends at once, as PettingZoo's
+        ``TerminateIllegalWrapper`` ends it: every agent is terminated, the offender is rewarded
+        ``illegal_reward`` and the others 0. The game state is left as it was before the action;
+        the deal has no record. ``infos[agent]["illegal_action"]`` says what was refused and why."""
+        warnings.warn(
+            "an illegal action ended the episode (illegal_action='terminate'); infos[agent]['illegal_action'] says which and why",
+            UserWarning,
+            stacklevel=3,
+        )
+        self.illegal_end = {"agent": agent, "action": int(action), "reason": reason}
+        self._over = True
+        self._cache.clear()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.terminations[a] = True
+            self.infos[a] = {"illegal_action": dict(self.illegal_end)}
+        self._accumulate_rewards()
 
     def render_text(self) -> str:
         raise NotImplementedError
@@ -57,11 +115,21 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(
-        self, config: Any, render_mode: str | None = None, reward: str = "score", shaping: bool = False, oracle: bool = False
+        self,
+        config: Any,
+        render_mode: str | None = None,
+        reward: str = "score",
+        shaping: bool = False,
+        oracle: bool = False,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of {self.metadata['render_modes']} or None")
+        check_illegal_action(illegal_action, illegal_reward)
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         self.config = config
         self.render_mode = render_mode
         self.reward_mode = reward
@@ -148,6 +216,7 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
         self._start(deal, self._rng)
         self._deal = self._deal_snapshot()
         self._actions = []
+        self.illegal_end = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._paid = False
@@ -196,8 +265,14 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
         mask = self.legal_mask()
         legal = 0 <= action < len(mask) and mask[action]
         self._action_buf[0] = action if legal else 0
-        # an illegal action is refused by the game's check, which explains why, before any change
-        self.game.step(self.game_state, self._action_buf if legal else np.array([action]), _ROW, check=not legal, mask=mask[None])
+        try:
+            # an illegal action is refused by the game's check, which explains why, before any change
+            self.game.step(self.game_state, self._action_buf if legal else np.array([action]), _ROW, check=not legal, mask=mask[None])
+        except IllegalActionError as err:
+            if self.illegal_action == "raise":
+                raise
+            self._end_on_illegal(agent, action, str(err))
+            return
         self._actions.append(action)
         self._changed()
         self._cumulative_rewards[agent] = 0.0
@@ -272,6 +347,8 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
 
     def record(self) -> dict[str, Any]:
         """The JSON-ready record of the last finished deal (interface.md §5)."""
+        if self.illegal_end is not None:
+            raise RuntimeError(f"the last deal was ended by an illegal action ({self.illegal_end['reason']}): it has no record")
         if self._last_record is None:
             raise RuntimeError("no deal has finished yet: record() describes the last finished deal")
         deal, actions, scores = self._last_record

@@ -54,13 +54,23 @@ class FrenchTarotEnv(TarotAECEnv):
         shaping: bool = False,
         oracle: bool = False,
         dealer: int | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
         **rules: Any,
     ) -> None:
         config = make_config(num_players, **rules)
         check_env_options(num_players, reward, dealer, shaping=shaping, oracle=oracle)
         self.dealer = dealer
         self._tricks_seen = 0
-        super().__init__(config, render_mode=render_mode, reward=reward, shaping=shaping, oracle=oracle)
+        super().__init__(
+            config,
+            render_mode=render_mode,
+            reward=reward,
+            shaping=shaping,
+            oracle=oracle,
+            illegal_action=illegal_action,
+            illegal_reward=illegal_reward,
+        )
 
     # ------------------------------------------------------------------ hooks
     def _make_game(self, config: FrenchTarotConfig) -> FrenchTarotGame:

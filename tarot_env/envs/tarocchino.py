@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, IS_SCARTINO, MATTO, NUM_CARDS, SUIT_NAMES
 from tarot_env.cards.deck import TRUMP_SUIT
 from tarot_env.encoding.bolognese import TarocchinoEncoder
-from tarot_env.envs.base import TextRenderMixin
+from tarot_env.envs.base import TextRenderMixin, check_illegal_action
 from tarot_env.envs.tarocchino_rewards import REWARD_MODES, hand_reward, match_reward, trick_points, trick_reward
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.config import TWO_SIDES, TarocchinoConfig, default, option_names
@@ -60,7 +60,7 @@ from tarot_env.rules.bolognese.state import (
 
 _WORD_ACTIONS = {w: a for a, w in WORDS.items()}
 _ROW = np.zeros(1, dtype=np.int64)
-ENV_OPTIONS = ("num_players", "render_mode", "reward", "shaping", "oracle", "dealer")
+ENV_OPTIONS = ("num_players", "render_mode", "reward", "shaping", "oracle", "dealer", "illegal_action", "illegal_reward")
 
 
 def action_to_string(action: int) -> str:
@@ -105,10 +105,15 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         shaping: bool = False,
         oracle: bool = False,
         dealer: int | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
         **rules: Any,
     ) -> None:
         super().__init__()
         self.metadata = dict(self.metadata, name=f"{game}_v0")
+        check_illegal_action(illegal_action, illegal_reward)
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         self.config = TarocchinoConfig.make(game, num_players, **rules)
         n = self.config.num_players
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -194,6 +199,7 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         self._shaped[:] = 0.0
         self._tricks_seen = 0
         self._started = True
+        self.illegal_end = None
         self._changed()
         self.agent_selection = self.possible_agents[int(self.game_state.ints[0, CURRENT])]
 
@@ -302,7 +308,10 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
         a = self._parse_action(action)
         legal = self.game_state.legal[0]
         if not (0 <= a < NUM_ACTIONS and legal[a]):
-            raise IllegalActionError(self._refusal(a))
+            if self.illegal_action == "raise":
+                raise IllegalActionError(self._refusal(a))
+            self._end_on_illegal(agent, a, self._refusal(a))
+            return
         self._buf[0] = a
         ends = self.game.step(self.game_state, _ROW, self._buf, self._rng)
         self._deals[-1]["actions"].append(a)
@@ -406,6 +415,8 @@ class TarocchinoEnv(TextRenderMixin, AECEnv):
     def record(self) -> dict[str, Any]:
         """The JSON-ready record of the last finished episode (interface.md §5): a deal, or a
         match as its list of deal records plus the running totals."""
+        if self.illegal_end is not None:
+            raise RuntimeError(f"the last episode was ended by an illegal action ({self.illegal_end['reason']}): it has no record")
         if self._last_record is None:
             raise RuntimeError("no episode has finished yet: record() describes the last finished deal (or match)")
         return self._make_record(*self._last_record)

@@ -146,6 +146,17 @@ class FrenchTarotVectorEnv:
             infos["annulled"] = 0
         return self._result(rows, rewards, terminations, infos)
 
+    def redeal(self, rows: Any) -> VectorStep:
+        """Abandon the deals at ``rows`` (no score, no reward, no record) and deal new ones;
+        returns those tables' first observations. For wrappers that end a deal early, e.g. the
+        SB3 adapter after an illegal action under ``illegal_action="terminate"``."""
+        if not self._started:
+            raise RuntimeError("call reset() before redeal()")
+        rows = self._check_rows(rows)
+        self._shaped[rows] = 0.0
+        annulled = self._deal(rows)
+        return self._result(rows, np.zeros((len(rows), self.num_players)), np.zeros(len(rows), bool), {"annulled": annulled})
+
     def action_to_string(self, action: int) -> str:
         return A.action_to_string(action)
 

@@ -180,6 +180,18 @@ class TarocchinoVectorEnv:
             rewards[done[k]] += shaped
             self._shaped[r[k]] += shaped
 
+    def redeal(self, rows: Any) -> VectorStep:
+        """Abandon the episodes at ``rows`` (no score, no reward, no record) and start new ones;
+        returns those tables' first observations. For wrappers that end an episode early, e.g.
+        the SB3 adapter after an illegal action under ``illegal_action="terminate"``."""
+        if not self._started:
+            raise RuntimeError("call reset() before redeal()")
+        rows = self._check_rows(rows)
+        self._shaped[rows] = 0.0
+        self._deal(rows)
+        infos = {"ended": np.zeros(0, dtype=np.int64), "hands": []}
+        return self._result(rows, np.zeros((len(rows), self.num_players)), np.zeros(len(rows), bool), infos)
+
     def _check_rows(self, rows: Any) -> np.ndarray:
         return check_rows(rows, self.num_envs)
 

@@ -23,7 +23,8 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
 
-from tarot_env.rules.french.game import IllegalActionError
+from tarot_env.envs.base import check_illegal_action
+from tarot_env.errors import IllegalActionError
 from tarot_env.vector import make as make_vector
 from tarot_env.wrappers.single_agent import Agent, check_seat, opponents_list, reseed_default
 
@@ -36,6 +37,10 @@ class TarotVecEnv(VecEnv):
     - ``opponents``: as for :class:`~tarot_env.wrappers.SingleAgentEnv`: one agent for every other
       seat, or ``num_players - 1`` agents, the ``k``-th playing ``k + 1`` places after the learner.
       Default: a uniform random agent, re-seeded by the reset seed. :meth:`set_opponents` swaps them.
+    - ``illegal_action``: ``"raise"`` (default: an illegal learner action raises
+      :class:`~tarot_env.IllegalActionError` and nothing changes) or ``"terminate"`` (that
+      table's deal ends at once: ``done``, reward ``illegal_reward``, ``info["illegal_action"]``,
+      and a new deal starts there; the other tables step as usual), as for the AEC envs.
     - every other keyword is an option of the vector env (``num_players``, ``reward``, ``shaping``,
       ``records``, rules options...).
 
@@ -62,8 +67,13 @@ class TarotVecEnv(VecEnv):
         env_id: str = "french_tarot_v0",
         seat: int | str = 0,
         opponents: Agent | Sequence[Agent] | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
         **config: Any,
     ) -> None:
+        check_illegal_action(illegal_action, illegal_reward)
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         self.venv = make_vector(env_id, num_envs, **config)
         self.num_players = self.venv.num_players
         check_seat(seat, self.num_players, ("rotate", "random"))
@@ -135,15 +145,42 @@ class TarotVecEnv(VecEnv):
         step = _Step(self.num_envs)
         self._earned[:] = 0.0
         acted = self._acted.copy()
-        self._acted[:] = True
+        rows, actions = self._rows, actions.astype(np.int64)
+        if self.illegal_action == "terminate":
+            legal = (actions >= 0) & (actions < self._masks.shape[1])
+            legal[legal] = self._masks[rows[legal], actions[legal]]
+            if not legal.all():
+                self._end_on_illegal(np.flatnonzero(~legal), actions[~legal], step)
+                rows, actions = rows[legal], actions[legal]
+        self._acted[rows] = True
         try:
-            self._apply(self._rows, actions.astype(np.int64), step)  # every table is at the learner's turn
+            if len(rows):
+                self._apply(rows, actions, step)  # every table is at the learner's turn
         except Exception:
             self._acted[:] = acted  # an illegal action changed nothing
             raise
         self._play_opponents(step)
         rewards = np.where(step.dones, step.rewards, self._earned).astype(np.float32)
         return self._obs.copy(), rewards, step.dones, step.infos
+
+    def _end_on_illegal(self, tables: np.ndarray, actions: np.ndarray, step: _Step) -> None:
+        """``illegal_action="terminate"``: the deals at ``tables`` end (reward ``illegal_reward``)
+        and new deals start there; the learner's illegal action is never played."""
+        for table, action in zip(tables.tolist(), actions.tolist()):
+            step.dones[table] = True
+            step.rewards[table] = self.illegal_reward
+            step.infos[table] = {
+                "terminal_observation": self._obs[table].copy(),
+                "seat": int(self.seats[table]),
+                "illegal_action": {"action": int(action), "reason": "not among the learner's legal actions (action_masks())"},
+            }
+        out = self.venv.redeal(tables)
+        self._obs[tables], self._masks[tables], self._players[tables] = out.observations, out.action_masks, out.players
+        self._acted[tables] = False
+        if self.seat_option == "rotate":
+            self.seats[tables] = (self.seats[tables] + 1) % self.num_players
+        elif self.seat_option == "random":
+            self.seats[tables] = self._rng.integers(self.num_players, size=len(tables))
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions at every table, ``(B, A)`` bool."""

@@ -108,7 +108,10 @@ class SingleAgentEnv(gymnasium.Env):
     at the end), ``"seat"``, and at the end the AEC env's result info (``"scores"``, ``"result"``...).
 
     An illegal action raises :class:`tarot_env.IllegalActionError` and changes nothing:
-    use :meth:`action_masks` (what ``MaskablePPO`` calls) to choose legal ones.
+    use :meth:`action_masks` (what ``MaskablePPO`` calls) to choose legal ones. With the env
+    option ``illegal_action="terminate"`` (what the Gymnasium ids ``tarot_env/<Game>-v0`` set, so
+    that tools sampling unmasked actions run), an illegal action ends the episode instead:
+    ``terminated``, reward ``illegal_reward`` (default -1), ``info["illegal_action"]`` says why.
     """
 
     metadata = {"render_modes": ["ansi", "human"]}
@@ -164,7 +167,7 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._done:
             raise RuntimeError("call reset() first: " + ("the deal is over" if self._reset_called else "no deal has been dealt yet"))
-        self.env.step(action)  # an illegal action raises here, before any change
+        self.env.step(action)  # an illegal action raises here, before any change (or ends the deal: illegal_action="terminate")
         self._play_opponents()
         raw = self.env.unwrapped
         reward = float(raw._cumulative_rewards[self._name])
