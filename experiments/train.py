@@ -294,7 +294,8 @@ def train(config: TrainConfig) -> Path:
     callback = make_callback(config, venv, pool, out)
     timesteps = whole_rollouts(config.timesteps, config.n_steps * config.num_envs)
     if timesteps != config.timesteps:
-        print(f"PPO learns in whole rollouts of {config.n_steps * config.num_envs:,} steps: {config.timesteps:,} steps rounded up to {timesteps:,}")
+        rollout = config.n_steps * config.num_envs
+        print(f"PPO learns in whole rollouts of {rollout:,} steps: {config.timesteps:,} steps rounded up to {timesteps:,}")
     start = time.perf_counter()
     model.learn(timesteps, callback=callback, progress_bar=config.progress_bar, tb_log_name="ppo")
     seconds = time.perf_counter() - start

@@ -115,7 +115,6 @@ def test_the_progress_bars_total_is_what_ppo_trains(tmp_path, capsys):
     progress bar's total (SB3 sets it to the steps given to learn) is the steps trained (it read
     106,496/100,000 before)."""
     from sb3_contrib import MaskablePPO
-
     from tarot_env.experiments.train import whole_rollouts
 
     assert whole_rollouts(100_000, 8192) == 106_496 and whole_rollouts(8192, 8192) == 8192 and whole_rollouts(1, 512) == 512
