@@ -145,3 +145,19 @@ def test_ci_runs_the_readmes_two_commands():
     makefile = (ROOT / "Makefile").read_text()
     assert "torch==2.13.0" in makefile  # the local CPU build first: no CUDA download
     assert "--no-progress-bar" not in makefile and "--no-progress-bar" not in "".join(ci)
+
+
+def test_a_checkout_runs_without_an_editable_install():
+    """From the repository's root with no install of this checkout on the path (PYTHONPATH=. and no
+    site processing, so no editable finder): the documented commands still find agents/ and experiments/."""
+    import numpy
+
+    site_packages = str(Path(numpy.__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), site_packages]))
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "tarot_env.experiments.arena", "--help"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0 and "usage" in done.stdout.lower(), done.stderr[-2000:]
+    code = "import tarot_env.agents as a; print(a.__file__)"
+    done = subprocess.run([sys.executable, "-S", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == str(ROOT / "agents" / "__init__.py"), done.stderr
