@@ -286,13 +286,13 @@ def test_deal_packs_refuses_malformed_packs_and_dealers():
 
 
 def test_games_and_player_counts_are_checked():
-    """interface.md §1: Mattazza 3 to 6 players (given explicitly), the others their one count."""
+    """interface.md §1: Mattazza 3 to 6 players (4 when not given), the others their one count."""
     assert check_game("ottocento") == ("ottocento", 4)
     assert check_game("mattazza", 6) == ("mattazza", 6)
+    assert check_game("mattazza") == ("mattazza", 4)
+    assert deal_destinations("mattazza").num_players == 4
     with pytest.raises(ValueError, match=r"unknown Tarocchino game 'tarocchino'; the games are ottocento, quattro_scartate"):
         deal_destinations("tarocchino")
-    with pytest.raises(ValueError, match=r"Mattazza is played by 3 to 6 players: give num_players"):
-        deal_destinations("mattazza")
     with pytest.raises(ValueError, match=r"Mattazza is played by 3 to 6 players, got num_players=7"):
         deal_destinations("mattazza", 7)
     with pytest.raises(ValueError, match=r"Ottocento is played by 4 players, got num_players=3"):

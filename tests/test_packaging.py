@@ -155,7 +155,12 @@ def test_a_checkout_runs_without_an_editable_install():
     site_packages = str(Path(numpy.__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), site_packages]))
     done = subprocess.run(
-        [sys.executable, "-S", "-m", "tarot_env.experiments.arena", "--help"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+        [sys.executable, "-S", "-m", "tarot_env.experiments.arena", "--help"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0 and "usage" in done.stdout.lower(), done.stderr[-2000:]
     code = "import tarot_env.agents as a; print(a.__file__)"

@@ -120,7 +120,8 @@ def test_the_progress_bars_total_is_what_ppo_trains(tmp_path, capsys):
     assert whole_rollouts(100_000, 8192) == 106_496 and whole_rollouts(8192, 8192) == 8192 and whole_rollouts(1, 512) == 512
     import dataclasses
 
-    config = dataclasses.replace(tiny("ottocento_v0", tmp_path), timesteps=1500, n_steps=32, checkpoint_every=0, eval_every=512)  # rollouts of 16 x 32
+    # rollouts of 16 x 32
+    config = dataclasses.replace(tiny("ottocento_v0", tmp_path), timesteps=1500, n_steps=32, checkpoint_every=0, eval_every=512)
     final = train(config)
     assert MaskablePPO.load(final).num_timesteps == 1536
     assert "1,500 steps rounded up to 1,536" in capsys.readouterr().out

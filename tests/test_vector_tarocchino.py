@@ -929,7 +929,6 @@ def test_step_before_reset_is_refused():
         ("ottocento_v0", {"render_mode": "ansi"}, ValueError, "render"),
         ("mattazza_v0", {"num_players": 4, "render_mode": "human"}, ValueError, "render"),
         ("ottocento_v0", {"num_players": 3}, ValueError, "num_players"),
-        ("mattazza_v0", {}, ValueError, "num_players"),
         ("mattazza_v0", {"num_players": 7}, ValueError, "num_players"),
         ("mattazza_v0", {"num_players": 5, "way": "first_two"}, ValueError, "first_two"),
     ],
@@ -937,6 +936,35 @@ def test_step_before_reset_is_refused():
 def test_unknown_or_bad_env_options_are_refused(env_id, options, error, fragment):
     with pytest.raises(error, match=fragment):
         tarot_env.vector.make(env_id, 4, **options)
+
+
+def test_mattazza_is_played_by_4_by_default():
+    """Mattazza (3 to 6 players) needs no num_players: 4, in the AEC env, its module, the vector
+    env, the single-agent view and the CLI alike."""
+    import gymnasium
+
+    from tarot_env.cli import listing, play
+    from tarot_env.rules.bolognese.config import TarocchinoConfig
+    from tarot_env.rules.bolognese.deal import DEFAULT_PLAYERS
+
+    assert DEFAULT_PLAYERS["mattazza"] == 4
+    assert TarocchinoConfig.make("mattazza").num_players == 4
+    for env in (tarot_env.make("mattazza_v0"), tarot_env.mattazza_v0.env(), tarot_env.mattazza_v0.raw_env()):
+        assert env.possible_agents == [f"player_{i}" for i in range(4)]
+        env.reset(seed=0)
+        assert env.unwrapped.config.to_dict()["num_players"] == 4  # the record names the count
+    venv = tarot_env.vector.make("mattazza_v0", num_envs=8)
+    out = venv.reset(seed=0)
+    assert venv.num_players == 4 and out.rewards.shape == (8, 4)
+    assert out.observations.shape == (8, tarot_env.make("mattazza_v0", num_players=4).encoder.size)
+    single = gymnasium.make(tarot_env.GYMNASIUM_IDS["mattazza_v0"])
+    assert single.unwrapped.env.num_players == 4
+    assert play.default_players("mattazza_v0") == 4
+    assert listing.players("mattazza_v0") == "3 to 6 (default 4)"
+    # the count is still checked when given
+    assert len(tarot_env.make("mattazza_v0", num_players=6).possible_agents) == 6
+    with pytest.raises(ValueError, match="num_players=2"):
+        tarot_env.make("mattazza_v0", num_players=2)
 
 
 @pytest.mark.parametrize("num_envs", [0, -1, True, 2.0, "8", None])

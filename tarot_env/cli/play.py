@@ -35,12 +35,12 @@ class MoveError(ValueError):
 
 
 def default_players(env_id: str) -> int:
-    """French Tarot and Mattazza are played by 4 by default (Mattazza's env needs a count)."""
-    if views.is_french(env_id) or env_id == "mattazza_v0":
+    """The env's own default player count: 4 for French Tarot and Mattazza, else the game's one count."""
+    if views.is_french(env_id):
         return 4
-    from tarot_env.rules.bolognese.deal import PLAYER_COUNTS
+    from tarot_env.rules.bolognese.deal import DEFAULT_PLAYERS
 
-    return PLAYER_COUNTS[env_id[: -len("_v0")]][0]
+    return DEFAULT_PLAYERS[env_id[: -len("_v0")]]
 
 
 def title(env_id: str) -> str:

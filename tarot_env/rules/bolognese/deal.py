@@ -91,6 +91,9 @@ PLAYER_COUNTS = {
     "quindici": (2,),
     "mattazza": (3, 4, 5, 6),
 }
+#: The player count of each game when ``num_players`` is not given: its one count, and 4 for
+#: Mattazza (3 to 6). Every default of the package (envs, vector envs, CLI) is read from here.
+DEFAULT_PLAYERS = {**{game: counts[0] for game, counts in PLAYER_COUNTS.items()}, "mattazza": 4}
 
 # Places of a pack position (DealDestinations.place).
 #: a hand, in the (first) deal
@@ -118,15 +121,14 @@ def _check_option(name: str, value: Any) -> None:
 def check_game(game: Any, num_players: Any = None) -> tuple[str, int]:
     """``(game, num_players)`` checked, with the player count filled in where the game has one.
 
-    Mattazza (3 to 6 players) needs ``num_players``; the other games accept ``None`` or their count.
+    ``None`` is the game's default count (:data:`DEFAULT_PLAYERS`: 4 for Mattazza, which is
+    played by 3 to 6; the other games have one count).
     """
     if game not in GAMES:
         raise ValueError(f"unknown Tarocchino game {game!r}; the games are {', '.join(GAMES)}")
     counts = PLAYER_COUNTS[game]
     if num_players is None:
-        if len(counts) > 1:
-            raise ValueError(f"{GAME_TITLES[game]} is played by {counts[0]} to {counts[-1]} players: give num_players")
-        return game, counts[0]
+        return game, DEFAULT_PLAYERS[game]
     if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or num_players not in counts:
         allowed = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
         raise ValueError(f"{GAME_TITLES[game]} is played by {allowed} players, got num_players={num_players!r}")
@@ -234,7 +236,7 @@ def _destinations(game: str, n: int, second_deal_first: str) -> DealDestinations
 def deal_destinations(game: str, num_players: int | None = None, *, second_deal_first: str = "opponent") -> DealDestinations:
     """The dealing pattern of ``game`` as a :class:`DealDestinations` table (cached; read-only arrays).
 
-    ``num_players`` is needed for Mattazza (3–6) only. ``second_deal_first`` (U22) matters for
+    ``num_players`` matters for Mattazza (3–6, default 4) only. ``second_deal_first`` (U22) matters for
     Millone only: who gets the first packet of the second deal.
     """
     game, n = check_game(game, num_players)

@@ -44,6 +44,16 @@ _NUM_PHASES = Phase.count()
 _DONE = Phase.DONE
 
 
+# The masks of the phases without a module of their own (module functions, not lambdas, so
+# that a game, and every env holding one, pickles).
+def _chelem_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+    return np.ones((len(rows), 2), dtype=bool)
+
+
+def _show_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+    return announcements.show_mask(g, s, rows)[:, A.SHOW_CARDS]
+
+
 class FrenchTarotGame:
     """The rules of French Tarot for one configuration, applied to a batch of deals."""
 
@@ -64,9 +74,9 @@ class FrenchTarotGame:
             Phase.BID: bidding.bid_mask,
             Phase.CALL: call.call_mask,
             Phase.ECART: ecart.ecart_mask,
-            Phase.CHELEM: lambda g, s, rows: np.ones((len(rows), 2), dtype=bool),
+            Phase.CHELEM: _chelem_mask,
             Phase.POIGNEE: announcements.poignee_mask,
-            Phase.SHOW: lambda g, s, rows: announcements.show_mask(g, s, rows)[:, A.SHOW_CARDS],
+            Phase.SHOW: _show_mask,
             Phase.PLAY: play.play_mask,
         }
         self._apply_fns: dict[int, Callable] = {

@@ -7,6 +7,7 @@ batch size 1. Which fields are public is decided by the encoding layer, not here
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -195,8 +196,20 @@ class FrenchTarotState:
         return FrenchTarotState._from_blocks({k: v.copy() for k, v in self.blocks.items()})
 
     def __deepcopy__(self, memo: dict) -> FrenchTarotState:
-        # a field-by-field deep copy would cut the fields loose from the blocks
-        return self.copy()
+        # a field-by-field deep copy would cut the fields loose from the blocks: copy the blocks
+        # (through ``memo``, so that other holders of a block share the copy) and rebuild the views
+        state = FrenchTarotState._from_blocks(copy.deepcopy(self.blocks, memo))
+        for name, view in vars(self).items():
+            if name != "blocks":
+                memo[id(view)] = getattr(state, name)  # a holder of a field gets the new view
+        return state
+
+    def __reduce__(self) -> tuple:
+        # Pickle (pickle, cloudpickle, multiprocessing) only the blocks: each field pickled on its
+        # own would come back as a separate array, no longer a view of its block, so that the
+        # compiled kernels (which write the blocks) and NumPy code (which writes the fields)
+        # would each see a different state.
+        return _state_from_blocks, (self.blocks,)
 
     def reset_rows(self, rows: np.ndarray, fresh: FrenchTarotState) -> None:
         """Overwrite ``rows`` with the first ``len(rows)`` rows of ``fresh``."""
@@ -204,3 +217,8 @@ class FrenchTarotState:
         where = Ellipsis if every_row else rows
         for name, block in self.blocks.items():
             block[where] = fresh.blocks[name][: len(rows)]
+
+
+def _state_from_blocks(blocks: dict[str, np.ndarray]) -> FrenchTarotState:
+    """Unpickle a :class:`FrenchTarotState`: its fields made views into ``blocks`` again."""
+    return FrenchTarotState._from_blocks(blocks)
