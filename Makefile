@@ -41,7 +41,7 @@ test: lint
 	$(PY) -m pytest
 
 bench: $(STAMP)
-	$(PY) -m tarot_env.experiments.benchmark
+	$(PY) -m tarot_env.experiments.benchmark --out results/benchmark.json --plot results/vector_throughput.png
 
 arena: $(STAMP)
 	for n in 3 4 5; do $(PY) -m tarot_env.experiments.arena --env french_tarot_v0 --players $$n --agents rules,random --deals 200 --out results/arena || exit 1; done

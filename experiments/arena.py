@@ -1,6 +1,6 @@
 """The evaluation arena: agents play a fixed, versioned deal set in duplicate, with confidence intervals and ratings.
 
-    python -m tarot_env.experiments.arena --env ottocento_v0 --agents random,rules --deals 200 --out results/arena
+    python -m tarot_env.experiments.arena --env ottocento_v0 --agents random,rules --deals 200      # outputs in runs/arena
     python -m tarot_env.experiments.arena --env french_tarot_v0 --players 4 --agents rules,sb3:model.zip --time-limit 0.5
 
 - **Deal set**: ``results/deals/<env_id>[_<n>p]_v1.json`` (``_s<seed>`` added for a seed other than
@@ -481,7 +481,7 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--deals", type=int, default=200, help="deals per match")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the deal set (and of random agents)")
     p.add_argument("--time-limit", type=float, default=None, help="seconds per move (default: none)")
-    p.add_argument("--out", default="results/arena", help="output folder")
+    p.add_argument("--out", default="runs/arena", help="output folder (default runs/arena; make arena writes results/arena)")
     p.add_argument("--deals-dir", default="results/deals", help="folder of the deal sets")
     args = p.parse_args(argv)
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]

@@ -18,9 +18,11 @@ the arrays themselves (see :func:`bench_vector`). A PNG of throughput against ``
     python -m tarot_env.experiments.benchmark --seconds 10 --env french_tarot_v0 --players 4
     python -m tarot_env.experiments.benchmark --api vector --batch 1,256,4096 --players 4
 
-Prints a line per configuration and writes JSON (default ``results/benchmark.json``; results
+Prints a line per configuration and writes JSON (default ``runs/benchmark.json``; results
 already in the file for configurations not measured again are kept) and, when the vector API
-was measured, the plot (default ``results/vector_throughput.png``).
+was measured, the plot (default ``runs/vector_throughput.png``). The committed figures
+(``results/benchmark.json``, ``results/vector_throughput.png``, quoted by docs/performance.md
+and the README) are rewritten only when asked for: ``make bench`` passes ``--out`` and ``--plot``.
 """
 
 from __future__ import annotations
@@ -335,8 +337,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per configuration (default 10)")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per configuration; the median is reported (default 5)")
     parser.add_argument("--min-steps", type=int, default=100, help="vector: fewest steps per timed run, about a deal (default 100)")
-    parser.add_argument("--out", default="results/benchmark.json", help="JSON output file (results of other configurations in it are kept)")
-    parser.add_argument("--plot", default="results/vector_throughput.png", help="vector plot (PNG); '' for none")
+    parser.add_argument(
+        "--out",
+        default="runs/benchmark.json",
+        help="JSON output file (default runs/benchmark.json; other configurations' results in it are kept)",
+    )
+    parser.add_argument(
+        "--plot", default="runs/vector_throughput.png", help="vector plot, PNG (default runs/vector_throughput.png; '' for none)"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)  # internal: one vector configuration, JSON on stdout
     args = parser.parse_args()
 

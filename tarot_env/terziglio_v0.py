@@ -1,4 +1,205 @@
-"""terziglio_v0: see docs/tarocchino.md (rules: rules/tarocchino.md)."""
+"""Terziglio (Tarocchino, 3 players, a soloist against two) as a PettingZoo AEC environment: `terziglio_v0`.
+
+| Import | `from tarot_env import terziglio_v0` |
+|---|---|
+| Actions | Discrete |
+| Parallel API | Yes: `pettingzoo.make("parallel", "tarot/terziglio-v0")` |
+| Manual Control | Yes: `tarot play terziglio_v0` at the terminal |
+| Agents | `agents= ['player_0', 'player_1', 'player_2']` |
+| Agents count | 3 |
+| Action Shape | Discrete(195) |
+| Action Values | [0, 194] |
+| Observation Shape | (1047,) |
+| Observation Values | [0, 1] |
+
+Terziglio (§10 of `docs/rules/tarocchino.md`): an auction from the dealer's right — `pass`,
+`posso` (play alone with the Pozzo, 8 cards set aside) or `di_mio` (alone without it); a `posso`
+is answered by the two others with `va_bene` or `oppose` (the opposer plays alone without the
+Pozzo). Three passes throw the hand in (zero rewards). A soloist who took the Pozzo discards 8.
+The hand is 18 tricks, the soloist against the two others, and settles in Poste. Actions in this
+game: the auction words, `discard`, `declare` / `no_declare`, `play`, and `give` with
+`matto_exchange="choose"`; no claims.
+Agents are `player_0` … `player_{n-1}` in play order (seat `s + 1` plays after seat `s`, on
+his right); the dealer is drawn from the seed, and the dealer's right leads. `docs/tarocchino.md`
+is the full reference for the seven Tarocchino games.
+
+```python
+from tarot_env import terziglio_v0
+
+env = terziglio_v0.env(render_mode="ansi")
+env.reset(seed=0)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+print(env.render())
+```
+
+## Arguments
+
+```python
+from tarot_env import terziglio_v0
+
+env = terziglio_v0.env(render_mode=None, reward="score", shaping=False, oracle=False, dealer=None,
+                       illegal_action="raise", illegal_reward=-1.0)  # and any rules option below
+```
+
+The same env: `tarot_env.make("terziglio_v0", ...)`, `pettingzoo.make("aec", "tarot/terziglio-v0", ...)`;
+its Parallel form: `pettingzoo.make("parallel", "tarot/terziglio-v0", ...)`; one learning seat
+against random legal opponents (Gymnasium): `gymnasium.make("tarot_env/Terziglio-v0", ...)`.
+Options survive `reset(seed=...)`; an unknown option, or one of another game, is refused by name.
+Every keyword with its default and values: the env's own options, then the rules options of
+this game, each with the spec's default (the U numbers are the spec's open questions, §15):
+
+- `render_mode=None` (None, 'ansi', 'human'): text view of the table from render()
+- `reward='score'` ('score', 'normalised', 'win_loss'): the reward: the deal's score, scaled, or its
+  sign
+- `shaping=False` (False, True): a reward after each trick (the deal's rewards sum to the same)
+- `oracle=False` (False, True): adds the hidden information to the observation (centralised critics)
+- `dealer=None` (None (random), a seat): who deals
+- `illegal_action='raise'` ('raise', 'terminate'): an illegal action raises (state unchanged), or
+  ends the episode
+- `illegal_reward=-1.0` (a number): the offender's reward when illegal_action='terminate' ends the
+  episode
+- `episode='deal'` ('deal', 'match'): one deal per episode, or a whole game (to the target, 4 deals,
+  the agreed end)
+- `match_reward='deals'` ('deals', 'result'): match episodes: each deal's reward as it ends, or only
+  the match result (+1/-1/0)
+- `must_overtrump=False` (False, True): a trump played must beat the trumps in the trick when it can
+  (U1)
+- `matto_lead='allowed'` ('allowed', 'never'): the Matto may be led (the next card sets the suit),
+  or never while other cards are held (U2)
+- `matto_gift='scartino'` ('scartino', 'any'): the card given for the Matto must be a scartino when
+  the side has one, or any card (U3)
+- `matto_last_trick='kept'` ('kept', 'lost'): a Matto covered in the last trick is kept as usual, or
+  lost to that trick's winner (U4)
+- `matto_is_trump=False` (False, True): the Matto counts as a trump for the duty to trump (U19)
+- `matto_exchange='auto'` ('auto', 'choose'): the card given for the Matto: chosen by the rule of
+  U20, or by the Matto's owner (`give <card>`) (U20, U3)
+- `mori='both'` ('both', 'grande', 'mori', 'best'): the Mori count in both the Grande and the Mori
+  sequence, or in one (U5)
+- `doubling=True` (True, False): declarations double like the end-of-hand count (U6)
+- `declarations=True` (True, False): players may declare combinations in hand at their first turn
+  (§7, §10.6)
+- `keep_capotted_declarations=True` (True, False): a capotted side keeps its declarations (U7)
+- `cappotto_bonus=0` (int ≥ 0): points added to a side that takes every trick (U11)
+- `poste_rounding='floor'` ('floor', 'nearest'): Poste = floor((p − 5)/10) from 15, or floor((p +
+  5)/10) (U14)
+- `odd_pile='exact'` ('exact', 'odd_alone'): odd piles counted exactly (half points), or the odd
+  card alone (U18)
+- `first_lead='receiver'` ('receiver', 'soloist'): who leads the first trick (U13)
+- `match_hands=3` (int ≥ 1): hands in a Terziglio match (every hand is a game in itself; settlements
+  add up) (§10.7)
+
+An episode is one hand by default; `episode="match"` plays the whole game. Fixed deals:
+`env.reset(options={"deal": {"dealer": 0, "hands": [...], "rest": [...]}})`, or `"deals"` for the
+successive hands of a match (`docs/tarocchino.md`). `env.unwrapped.record()` is the last episode's
+JSON-ready record; `tarot_env.replay(record)` replays it through the rules.
+
+## Observation Space
+
+`env.observe(agent)` and `env.last()` give `{"observation": int8 vector, "action_mask": int8
+vector of 195}`, and with `oracle=True` also `"oracle"`: what the observation hides (the other
+hands, the dealer's unpicked cards, the Pozzo, the second deal, the cards out of play, the others'
+discards), for centralised critics only. The observation is the observer's information state: his
+hand and discards, every card played and whose pile it went to, the trick in progress, the cards
+shown in declarations, the dealer / Primo / leader / soloist, the auction, declared values,
+tricks won and, in a match, the running totals, penalties and the hand number. Seats are relative
+(slot 0 is the observer, slot 1 the next to play); numbers are written in binary, least
+significant bit first. A player's claim window is seen only by him.
+
+Sizes (3 players): `observation` 1047 values, `oracle` 558 values.
+
+Layout for 3 players:
+
+| field | offset | length | meaning |
+|---|---|---|---|
+| `hand` | 0 | 62 | cards in the observer's hand (the dealer's last 2 cards once picked up) |
+| `discard` | 62 | 62 | the observer's own discards |
+| `played` | 124 | 186 | cards each relative seat played in completed tricks |
+| `trick` | 310 | 186 | the card each relative seat has on the table in the trick in progress |
+| `won` | 496 | 186 | played cards (and the covered Matto) in each relative seat's pile |
+| `shown` | 682 | 186 | cards each relative seat showed in a declaration (§7) |
+| `decision` | 868 | 6 | the decision the observer must take now: auction, claim, discard, declare, play, give (all 0 when not his turn) |
+| `dealer` | 874 | 3 | dealer, one-hot over relative seats |
+| `primo` | 877 | 3 | the first leader (Primo di Mano), one-hot over relative seats, once play starts |
+| `leader` | 880 | 3 | the leader of the trick in progress, one-hot over relative seats |
+| `soloist` | 883 | 3 | Terziglio: the soloist, one-hot over relative seats |
+| `contract` | 886 | 2 | Terziglio: the contract, one-hot su (with the Pozzo) / di_mio |
+| `bidder` | 888 | 3 | Terziglio: the player who said posso, awaiting answers |
+| `passes` | 891 | 3 | Terziglio: passes so far, thermometer |
+| `trick_no` | 894 | 20 | the number of the trick in progress, one-hot |
+| `tricks_won` | 914 | 15 | tricks won by each relative seat, binary |
+| `first_turn_done` | 929 | 3 | 1 for each relative seat whose first turn (claim, declaration) is over |
+| `declared` | 932 | 33 | each relative seat's declared points, binary |
+| `my_declaration` | 965 | 11 | the value the observer's declaration would have (0 before his hand is final) |
+| `claim_value` | 976 | 11 | in the observer's claim window: the value his claim would reach, binary |
+| `discards_left` | 987 | 4 | discards the discarder still owes, binary |
+| `totals` | 991 | 39 | match: each relative seat's running total (side total), binary magnitude then a sign bit |
+| `penalties` | 1030 | 9 | Mattazza match: each relative seat's penalty points, binary |
+| `active` | 1039 | 3 | Mattazza match: 1 for each relative seat still in the game |
+| `hand_no` | 1042 | 5 | match: the number of the hand, binary |
+
+The oracle, 3 players:
+
+| field | offset | length | meaning |
+|---|---|---|---|
+| `hands` | 0 | 186 | each relative seat's hand (the dealer's last 2 cards included before he picks them up) |
+| `discards` | 186 | 186 | each relative seat's discards |
+| `rest` | 372 | 186 | the cards not in hands: Pozzo, Millone's second deal, out of play |
+
+`env.state()` (space `env.state_space`) is seat 0's observation followed by the oracle block:
+the whole deal, for centralised critics.
+
+### Legal Actions Mask
+
+The legal actions of the agent to act are the `action_mask` of its observation (1 = legal);
+the mask is all zeros for every other agent. `env.unwrapped.legal_actions()` lists them as ids.
+An illegal action raises `tarot_env.IllegalActionError` (a `ValueError`) that names the action,
+says why it is refused and lists the legal ones, leaving the state unchanged. With
+`illegal_action="terminate"` it ends the episode instead, as PettingZoo's
+`TerminateIllegalWrapper` does: the offender is rewarded `illegal_reward` (-1 by default), the
+others 0, and `infos[agent]["illegal_action"]` says what was refused and why.
+
+## Action Space
+
+One `Discrete(195)` space, the same in every Tarocchino game:
+
+| ids | action strings | when |
+|---|---|---|
+| 0–61 | `play <card>` | play a card (card ids of docs/cards.md) |
+| 62–123 | `discard <card>` | a discard, one card per action (never a Carta da 5) |
+| 124–185 | `give <card>` | the card given for the Matto (`matto_exchange="choose"`) |
+| 186–187 | `declare`, `no_declare` | at a first turn, with combinations in hand |
+| 188–189 | `claim`, `no_claim` | a claim window (the games with a target) |
+| 190–194 | `pass`, `posso`, `di_mio`, `va_bene`, `oppose` | the Terziglio auction |
+
+`env.unwrapped.action_to_string(a)` and `env.unwrapped.string_to_action(s)` convert; `step` also
+accepts the strings (any case). Cards are written as in `docs/cards.md` (`KS`, `NC`, `ANG`, `MAT`).
+
+## Rewards
+
+At the end of each hand:
+
+| `reward=` | each player's reward |
+|---|---|
+| `"score"` (default) | the settlement (§10.6): the soloist ±2 × Poste (with the Pozzo) or ±4 × Poste (di mio), each opponent ∓ half |
+| `"normalised"` | the `"score"` reward / 20 |
+| `"win_loss"` | the settlement's sign: +1 for the winning side, −1 for the losing one, 0 for a thrown-in hand |
+
+`shaping=True` adds a reward after each trick: its card points (Σ values − cards + 1) to the
+side that won it and minus that to the other, in the reward mode's unit; the hand's final reward
+is reduced by what was paid, so a hand's rewards sum to the unshaped ones (exactly with
+`reward="score"`, to floating-point rounding with `"normalised"`).
+In a match, `match_reward="deals"` (default) pays each hand's reward as it ends and
+`"result"` only the match result at the end (+1 / −1, 0 for a draw). `infos[agent]` after a hand
+holds its `scores` (by seat), `result` and the points breakdown.
+
+## Version History
+
+* v0: initial release. The `illegal_action` and `illegal_reward` options and the PettingZoo and
+  Gymnasium registry ids came later, without changing observations, actions or rewards.
+"""
 
 from __future__ import annotations
 

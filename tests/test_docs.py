@@ -32,3 +32,13 @@ def test_layout_is_contiguous():
         for field in layout(n):
             assert field.offset == offset
             offset += field.length
+
+
+def test_tarocchino_observation_tables_in_docs_match_layout():
+    from tarot_env.encoding import bolognese
+
+    text = (DOCS / "tarocchino.md").read_text()
+    assert bolognese.layout_table(4) in text
+    assert bolognese.layout_table(4, oracle=True) in text
+    sizes = ", ".join(f"{n} players: {sum(f.length for f in bolognese.layout(n))}" for n in (2, 3, 4, 5, 6))
+    assert f"Sizes: {sizes}." in text

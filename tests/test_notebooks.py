@@ -26,3 +26,15 @@ def test_notebook_runs(name, tmp_path):
         assert "Ottocento" in text and "player_0" in text
     else:
         assert "ppo - random" in text and text.strip().endswith("ppo.png")
+        # the plot shows inline (display data in the notebook), not only in a file
+        assert any("image/png" in o.get("data", {}) for o in outputs if o.get("output_type") == "display_data")
+
+
+@pytest.mark.parametrize("name", ["quickstart.ipynb", "training.ipynb"])
+def test_notebook_says_how_to_open_it(name):
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    first = nb.cells[0]
+    assert first.cell_type == "markdown"
+    assert 'pip install -e ".[notebooks' in first.source and "jupyter lab notebooks/" in first.source
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert 'matplotlib.use("Agg")' not in code  # plots show inline

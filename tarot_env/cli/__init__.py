@@ -40,8 +40,8 @@ The record of the finished deals is saved at the end (default runs/games/<env>-<
 keys: Enter or n = next move, p = back one move, g N = go to move N (g 0: the deal), e = the end, q = quit.""",
     "bench": """examples:
   tarot bench --api aec --env french_tarot_v0 --players 4 --seconds 2
-  tarot bench --api vector --env ottocento_v0 --batch 1,256,4096 --out results/bench_ottocento.json
-  tarot bench                    every env, both APIs (results/benchmark.json, results/vector_throughput.png)
+  tarot bench --api vector --env ottocento_v0 --batch 1,256,4096 --out runs/bench_ottocento.json
+  tarot bench                    every env, both APIs (runs/benchmark.json, runs/vector_throughput.png)
 
 other flags (--repeats, --batch, --min-steps, --plot) go to experiments/benchmark.py: tarot bench --script-help""",
     "arena": """examples:
@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, action="append", help="player count (repeatable)")
     p.add_argument("--api", choices=("aec", "vector", "all"), help="which API to measure (default all)")
     p.add_argument("--seconds", type=float, help="seconds per configuration (default 10)")
-    p.add_argument("--out", help="JSON results file (default results/benchmark.json)")
+    p.add_argument("--out", help="JSON results file (default runs/benchmark.json)")
     p.add_argument("--script-help", action="store_true", help="the benchmark script's own flags")
 
     p = add("arena", "agents against each other on a fixed deal set in duplicate (experiments/arena.py)")
@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--time-per-move", type=float, metavar="SECONDS", help="an agent past it is replaced by the rule-based bot for that move"
     )
-    p.add_argument("--out", help="output folder (default results/arena)")
+    p.add_argument("--out", help="output folder (default runs/arena)")
     p.add_argument("--script-help", action="store_true", help="the arena script's own flags")
 
     p = add("train", "MaskablePPO self-play training (experiments/train.py)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import inspect
 import re
 import textwrap
 from typing import Any
@@ -31,7 +32,7 @@ def _french_docs() -> dict[str, str]:
     """Each option's description, from the ``Attributes:`` section of FrenchTarotConfig's docstring."""
     from tarot_env.rules.french.config import FrenchTarotConfig
 
-    doc = textwrap.dedent(FrenchTarotConfig.__doc__ or "")
+    doc = inspect.cleandoc(FrenchTarotConfig.__doc__ or "")  # the first line is not indented: dedent would keep the rest
     out: dict[str, str] = {}
     name = None
     for line in doc.splitlines():
@@ -70,7 +71,6 @@ def tarocchino_options(env_id: str) -> list[tuple[str, Any, str, str]]:
     from tarot_env.rules.bolognese.config import OPTIONS, TarocchinoConfig, default, option_names
 
     game = env_id[: -len("_v0")]
-    n = 4 if game == "mattazza" else None
     out = []
     for name in option_names(game):
         opt = OPTIONS[name]
@@ -80,7 +80,7 @@ def tarocchino_options(env_id: str) -> list[tuple[str, Any, str, str]]:
             ok = []
             for v in opt.allowed:
                 try:
-                    TarocchinoConfig.make(game, n, **{name: v})
+                    TarocchinoConfig.make(game, **{name: v})  # at the default player count
                     ok.append(v)
                 except (TypeError, ValueError):
                     pass
@@ -92,10 +92,11 @@ def tarocchino_options(env_id: str) -> list[tuple[str, Any, str, str]]:
 def players(env_id: str) -> str:
     if views.is_french(env_id):
         return "3, 4, 5 (default 4)"
-    from tarot_env.rules.bolognese.deal import PLAYER_COUNTS
+    from tarot_env.rules.bolognese.deal import DEFAULT_PLAYERS, PLAYER_COUNTS
 
-    counts = PLAYER_COUNTS[env_id[: -len("_v0")]]
-    return str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]} (tarot play: 4 by default)"
+    game = env_id[: -len("_v0")]
+    counts = PLAYER_COUNTS[game]
+    return str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]} (default {DEFAULT_PLAYERS[game]})"
 
 
 def options_of(env_id: str) -> list[tuple[str, Any, str, str]]:

@@ -565,7 +565,7 @@ def make_env_functions(game: str, doc: str) -> tuple[Any, Any]:
         return TarocchinoEnv(game, **kwargs)
 
     raw_env.__doc__ = f"The {GAME_TITLES[game]} AEC env. Options: {', '.join(ENV_OPTIONS)}, " + ", ".join(option_names(game))
-    env.__doc__ = raw_env.__doc__ + "\n\n" + doc
+    env.__doc__ = raw_env.__doc__ + ("\n\n" + doc if doc else "")  # doc is None under python -OO
     return env, raw_env
 
 
