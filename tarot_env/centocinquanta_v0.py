@@ -193,8 +193,9 @@ At the end of each hand:
 side that won it and minus that to the other, in the reward mode's unit; the hand's final reward
 is reduced by what was paid, so a hand's rewards sum to the unshaped ones (exactly with
 `reward="score"`, to floating-point rounding with `"normalised"`).
-A correct claim ends the game at once: the hand is not played, its score is the claiming side's
-declaration value used for the claim (0 for the others), and the claiming side wins. A wrong claim
+A correct claim ends the game at once: the hand is not played, its score credits every
+declaration made so far to its side (U27: the claiming side's includes the value its claim
+used), and the claiming side wins. A claim needs a declaration worth more than 0 (U28). A wrong claim
 (offered only with `wrong_claim="loses"`) loses the game; its reward is ∓ the target.
 In a match, `match_reward="deals"` (default) pays each hand's reward as it ends and
 `"result"` only the match result at the end (+1 / −1, 0 for a draw). `infos[agent]` after a hand

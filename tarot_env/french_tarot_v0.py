@@ -93,9 +93,9 @@ which answer the points the spec marks [interpretation], each with the spec's de
   (and so showed) may be shown again in his poignée.
 - `petit_au_bout_defence_chelem_shift=True` (False, True): §7 / §15.12. In a defence chelem with the
   Excuse played to the last trick, the Petit in the penultimate trick is au bout.
-- `poignee_trumps='lowest'` ('lowest', 'highest', 'choose'): §5.2 and interface.md §3. Which trumps
-  a poignée shows when the player holds more than the size: the `"lowest"` (trumps already shown in
-  the écart first), the `"highest"`, or `"choose"` them one by one (`show` actions).
+- `poignee_trumps='lowest'` ('lowest', 'highest', 'choose'): §5.2 and docs/interface.md §3. Which
+  trumps a poignée shows when the player holds more than the size: the `"lowest"` (trumps already
+  shown in the écart first), the `"highest"`, or `"choose"` them one by one (`show` actions).
 - `chien_after_packets=None` (None (the pattern of the player count), or a list of packet numbers):
   §2 / §15.10. The packets after which one card goes to the chien when a random deal is dealt;
   `None` for the default pattern of the player count.

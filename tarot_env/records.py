@@ -1,4 +1,4 @@
-"""Game records (interface.md §5): replaying a record through the rules."""
+"""Game records (docs/interface.md §5): replaying a record through the rules."""
 
 from __future__ import annotations
 

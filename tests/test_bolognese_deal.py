@@ -564,7 +564,7 @@ def test_a_full_scartata_card_by_card():
     ("cards_", "message"),
     [
         ("KS", r"row 1: cannot discard KS: KS is a Carta da 5 \(the Kings and the Tarocchi: Angelo, Mondo, Bégato, Matto\)"),
-        ("MAT", r"cannot discard MAT: MAT is a Carta da 5 .*may never be discarded \(tarocchino.md §5\); allowed: AS QS 6C"),
+        ("MAT", r"cannot discard MAT: MAT is a Carta da 5 .*may never be discarded \(docs/rules/tarocchino.md §5\); allowed: AS QS 6C"),
         ("BEG", r"cannot discard BEG: BEG is a Carta da 5"),
         ("T5", r"row 1: cannot discard T5: T5 is not in the hand; allowed: AS QS 6C"),
     ],

@@ -236,7 +236,7 @@ def test_state_holds_the_hidden_cards_that_seat_0_cannot_see():
     the same, the full state is not."""
     env = tarot_env.make("french_tarot_v0")
     env.reset(seed=5)
-    record_deal = env.unwrapped._deal_record(env.unwrapped._deal)
+    record_deal = env.unwrapped._deal_record(env.unwrapped._deals[0]["deal"])
     hands = [list(h) for h in record_deal["hands"]]
     hands[1][0], hands[2][0] = hands[2][0], hands[1][0]
     other = tarot_env.make("french_tarot_v0")

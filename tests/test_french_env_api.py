@@ -334,9 +334,11 @@ def test_docstring_layout_table_is_layout_table_4():
 def test_docstring_observation_sizes_match_layout():
     """The sizes the docstring states for 3, 4 and 5 players are the layout's."""
     doc = french_tarot_v0.__doc__
-    m = re.search(r"Layout for 4 players \((\d+) values; 3 players: (\d+), 5 players: (\d+)", doc)
+    m = re.search(
+        r"Sizes of `observation`:\s+3\s+players\s+(\d+),\s+4\s+players\s+(\d+),\s+5\s+players\s+(\d+)", doc
+    )
     assert m, "the docstring no longer states the observation sizes"
-    stated = {4: int(m.group(1)), 3: int(m.group(2)), 5: int(m.group(3))}
+    stated = {3: int(m.group(1)), 4: int(m.group(2)), 5: int(m.group(3))}
     assert stated == {n: sum(f.length for f in layout(n)) for n in PLAYERS}
 
 

@@ -106,7 +106,7 @@ def test_single_a_deal_ending_before_the_learner_acts_is_dealt_again():
     assert info["redeals"] == 1
     assert not raw.game_over and raw.agent_selection == "player_0" and info["action_mask"].any()
     assert (raw.game_state.hands[0].sum(axis=1) == 18).all()  # a new, full deal
-    petit_sec_hand = env.env.unwrapped._parse_deal(make_deal(4, 1, {3: PETIT_SEC_HAND}, petit_sec=True))[1][3]
+    petit_sec_hand = raw._parse_reset({"deal": make_deal(4, 1, {3: PETIT_SEC_HAND}, petit_sec=True)})[1][3]
     assert not np.array_equal(raw.game_state.hands[0, 3], petit_sec_hand)
 
 

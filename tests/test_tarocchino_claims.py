@@ -646,15 +646,16 @@ def test_claim_offered_exactly_when_it_reaches_the_target(env_id, seed, a, b):
 @pytest.mark.parametrize(("total", "window"), [(983, True), (982, False)])
 def test_millone_opponent_window_right_after_the_pickup(total, window):
     """§11.3: once the dealer has picked up (22 cards), the opponent may claim with his 20 cards
-    (Re KS KB KC = 17): 983 + 17 = 1000 opens the window, 982 does not. He has no other window:
-    not at his first turn."""
+    (Re KS KB KC = 17): 983 + 17 = 1000 opens the window, 982 does not. U29: having said
+    no_claim, he has a second window at his first turn, with the first-deal cards he still holds
+    (the Kings cannot be discarded: 17 again)."""
     env = new_env("millone_v0", millone_deal(), totals=[0, total])
     if window:
         assert seat(env) == 1 and legal(env) == ["claim", "no_claim"]
         assert binary(field(env, 1, "claim_value")) == 1000
         assert len(hand_of(env, 0)) == 22 and len(hand_of(env, 1)) == 20  # after the pickup, before any discard
     d = Driver(env, discards=MIL_DISCARDS).run()
-    assert d.claim_values == ([(1, 1000)] if window else [])
+    assert d.claim_values == ([(1, 1000), (1, 1000)] if window else [])
     first_discard = next(s for s, k, _ in d.log if k == "discard")
     assert first_discard == 1  # the opponent discards first (U22)
 
@@ -687,7 +688,7 @@ def test_millone_claims_use_only_first_deal_cards(total, window):
     assert binary(field(env, 0, "my_declaration")) == 28
     d.run()
     assert info(env)["points"]["declarations"] == [28, 0]
-    assert d.claim_values == []  # no other window: none at the opponent's first turn (§11.3)
+    assert d.claim_values == []  # no other window: the opponent, at 0 + 17, is far from 1000
 
 
 @pytest.mark.parametrize("early", [False, True])

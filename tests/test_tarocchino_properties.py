@@ -57,6 +57,7 @@ from tarot_env.rules.bolognese.state import (
     CONTRACT,
     CURRENT,
     DEALER,
+    DECLARED,
     DISCARD_STAGE,
     HAND_OF,
     LAST_WINNER,
@@ -81,6 +82,7 @@ from tarot_env.rules.bolognese.state import (
     PL_TABLE,
     PLACE,
     PLAYED_BY,
+    PRIMO,
     RESULT,
     RS_CLAIMED,
     RS_PLAYED,
@@ -298,9 +300,14 @@ def assert_cards_in_one_place(g: TarocchinoGame, s) -> None:
         (phase == PH_DONE) & np.isin(ints[:, RESULT], (RS_CLAIMED, RS_WRONG_CLAIM))
     )
     assert (np.where(before_pickup, np.isin(extra, (0, 2)), extra == 0)).all(), "the dealer's last 2 cards not picked up"
-    # the rest: nobody's
+    # the rest: nobody's; a "di mio" Pozzo joins the last trick's winner's pile once the hand is
+    # played out, before the Matto exchange (§10.3, U25)
     rest = is_[PL_SECOND] | is_[PL_POZZO] | is_[PL_OUT]
-    assert (~rest | (no_hand & no_pile & not_played)).all(), "a card of the rest with an owner"
+    assert (~rest | (no_hand & not_played)).all(), "a card of the rest with an owner"
+    played_out = (phase == PH_GIVE) | ((phase == PH_DONE) & (ints[:, RESULT] == RS_PLAYED))
+    pozzo_taken = is_[PL_POZZO] & (g.game == "terziglio") & played_out[:, None]
+    assert (~rest | no_pile | pozzo_taken).all(), "a card of the rest in a pile"
+    assert (~pozzo_taken | (pile_of >= 0)).all(), "the Pozzo of a played hand in no pile"
     # discards: the discarder's pile, never played, never a Carta da 5 (§5.3)
     assert (~is_[PL_DISCARD] | (no_hand & (pile_of >= 0) & not_played)).all()
     assert not (is_[PL_DISCARD] & IS_CARTA_DA_5[None, :]).any(), "a Carta da 5 was discarded"
@@ -340,7 +347,6 @@ def assert_cards_in_one_place(g: TarocchinoGame, s) -> None:
     left = np.where(s.seat_ints[:, :, ACTIVE] == 1, g.num_tricks - ints[:, TRICK_NO][:, None] - on_table, 0)
     np.testing.assert_array_equal(in_hand[playing], left[playing])
     # a played hand is over: no card in any hand
-    played_out = (phase == PH_GIVE) | ((phase == PH_DONE) & (ints[:, RESULT] == RS_PLAYED))
     assert not (is_[PL_HAND] | is_[PL_TABLE])[played_out].any()
 
 
@@ -408,8 +414,9 @@ def test_every_card_is_in_exactly_one_place_in_matches(game, n, seed, data):
 # --------------------------------------------------------------------------- the end of a hand
 def recount_cards(g: TarocchinoGame, s, r: int, info: dict) -> np.ndarray:
     """Each side's (Mattazza: player's) card points recounted from the final piles: §3.2 groups
-    (pairs Σv − N/2; Mattazza Σv − N + N/n), the Pozzo of a "di mio" hand to the last trick's
-    side (§10.3), a capotted side's pile to the other side (§4.6)."""
+    (pairs Σv − N/2; Mattazza Σv − N + N/n), the Pozzo of a "di mio" hand in the last trick's
+    winner's pile (§10.3, U25: the Matto exchange may have given one of its cards), a capotted
+    side's pile to the other side (§4.6)."""
     c = s.cards[r]
     n = g.num_players
     if g.game == "mattazza":
@@ -421,8 +428,8 @@ def recount_cards(g: TarocchinoGame, s, r: int, info: dict) -> np.ndarray:
         return out
     sides = g.sides(s, r)
     owner = np.where(c[PILE_OF] >= 0, sides[np.maximum(c[PILE_OF], 0)], -1)
-    if g.game == "terziglio":
-        owner[c[PLACE] == PL_POZZO] = sides[int(s.ints[r, LAST_WINNER])]
+    if g.game == "terziglio":  # U25: the Pozzo (in nobody's pile before) is in a pile now
+        assert (owner[c[PLACE] == PL_POZZO] >= 0).all()
     tricks = np.zeros(2, dtype=int)
     for p in range(n):
         tricks[sides[p]] += int(s.seat_ints[r, p, TRICKS])
@@ -532,8 +539,20 @@ def test_end_of_hand_accounting(game, n, seed, data):
             claimer = end.info["claimer"]
             assert end.info["claim_value"] >= g.config.target
             used = end.info["claim_value"] - int(s.seat_ints[r, claimer, TOTAL])
+            assert used > 0  # U28: a claim is made with a declaration worth more than 0
             side = g.side_of(s, r, claimer)
-            assert end.scores == [used if g.side_of(s, r, p) == side else 0 for p in range(n)]
+            # U27: every declaration made so far counts for its side; the claimer's is what his
+            # claim used (in Ottocento's step 4 the Primo's, already declared, is part of it)
+            sides = g.sides(s, r)
+            declared = s.seat_ints[r, :, DECLARED]
+            primo = int(s.ints[r, PRIMO])
+            in_used = int(declared[primo]) if n == 4 and claimer == (int(s.ints[r, DEALER]) + 3) % 4 and primo >= 0 else 0
+            if g.game == "quindici":
+                credit = [(int(declared[sides == k].sum()) + 5) // 10 for k in (0, 1)]
+            else:
+                credit = [int(declared[sides == k].sum()) for k in (0, 1)]
+            credit[side] += used - in_used
+            assert end.scores == [credit[sides[p]] for p in range(n)]
         else:
             assert result == RS_WRONG_CLAIM and g.config.wrong_claim == "loses"
             assert end.info["claim_value"] < g.config.target

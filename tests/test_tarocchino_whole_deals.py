@@ -37,7 +37,7 @@ import pytest
 
 import tarot_env
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, card
-from tarot_env.rules.bolognese.state import DECLARED, PILE_OF, PL_DISCARD, PL_OUT, PL_PILE, PL_POZZO, PLACE, SHOWN
+from tarot_env.rules.bolognese.state import DECLARED, LAST_WINNER, PILE_OF, PL_DISCARD, PL_OUT, PL_PILE, PL_POZZO, PLACE, SHOWN
 
 WORDS = {"declare", "no_declare", "claim", "no_claim", "pass", "posso", "di_mio", "va_bene", "oppose"}
 
@@ -356,7 +356,7 @@ TERZIGLIO_DI_MIO = Deal(
         "capotted": [False, False],
     },
     info={"result": "played", "soloist": 2, "contract": "di_mio", "soloist_won": True, "winner_points": 718, "poste": 71},
-    piles={"KS": 1, "AS": 2},  # (the Pozzo counts for the last trick's winner in the score; it stays in its place)
+    piles={"KS": 1, "AS": 2, "6S": 2, "MAT": 2},  # the Pozzo joins the last trick's winner's pile (§10.3, U25)
 )
 
 # =====================================================================================
@@ -745,8 +745,8 @@ def test_every_card_lies_in_a_pile_at_the_end(d):
     for c in range(62):
         if c in out:
             assert pile[c] < 0 and place[c] == PL_OUT, BOLOGNESE_DECK.names[c]
-        elif c in pozzo:  # §10.3: counted for the last trick's winner (checked by the score)
-            assert pile[c] < 0 and place[c] == PL_POZZO, BOLOGNESE_DECK.names[c]
+        elif c in pozzo:  # §10.3, U25: in the last trick's winner's pile (its place stays the Pozzo)
+            assert pile[c] == raw.game_state.ints[0, LAST_WINNER] and place[c] == PL_POZZO, BOLOGNESE_DECK.names[c]
         else:
             assert pile[c] >= 0 and place[c] in (PL_PILE, PL_DISCARD), BOLOGNESE_DECK.names[c]
     n = raw.num_players

@@ -655,7 +655,7 @@ def test_step_with_rows_steps_only_those_tables():
             np.testing.assert_array_equal(block[others], before[name][others], err_msg=name)
         np.testing.assert_array_equal(out.players, venv.game_state.current[rows])
         np.testing.assert_array_equal(out.action_masks, venv.game.legal_action_mask(venv.game_state, rows))
-        np.testing.assert_array_equal(out.observations, venv.encoder.encode_numpy(venv.game_state, rows, venv.game_state.current[rows]))
+        np.testing.assert_array_equal(out.observations, venv.encoder.encode(venv.game_state, rows, venv.game_state.current[rows]))
         earned[rows] += out.rewards
         for j, table in enumerate(out.infos["ended"].tolist()):
             assert table in rows

@@ -1,4 +1,4 @@
-"""Card decks as data and the card notation of interface.md §2."""
+"""Card decks as data and the card notation of docs/interface.md §2."""
 
 from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT, Deck
 from tarot_env.cards.french import FRENCH_DECK, card, card_name

@@ -1,4 +1,4 @@
-"""The 62-card Bolognese Tarocchino pack (rules/tarocchino.md §2–§3) and its notation.
+"""The 62-card Bolognese Tarocchino pack (docs/rules/tarocchino.md §2–§3) and its notation.
 
 Card ids:
 

@@ -1,4 +1,4 @@
-"""The 78-card French Tarot deck (rules/french_tarot.md §1) and its notation (interface.md §2).
+"""The 78-card French Tarot deck (docs/rules/french_tarot.md §1) and its notation (docs/interface.md §2).
 
 Card ids: plain suits first, ``suit * 14 + rank - 1`` for suits pique (S), cœur (H),
 carreau (D), trèfle (C) and ranks 1..10, J = 11, N (cavalier) = 12, Q = 13, K = 14; then the

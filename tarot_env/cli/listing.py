@@ -130,5 +130,8 @@ def run(args: argparse.Namespace) -> int:
     for name, (default, allowed, doc) in ENV_OPTIONS.items():
         print(f"  {name} = {default!r}   [{allowed}]\n      {doc}")
     doc = "docs/french_tarot.md" if views.is_french(env_id) else "docs/tarocchino.md"
-    print(f"\nmore in {doc}; e.g. tarot play {env_id} --option KEY=VALUE")
+    rules = "docs/rules/french_tarot.md" if views.is_french(env_id) else "docs/rules/tarocchino.md"
+    refs = "§ references are its sections" if views.is_french(env_id) else "§ and U references are its sections and decisions"
+    print(f"\nthe rules: {rules} ({refs})")
+    print(f"more in {doc}; e.g. tarot play {env_id} --option KEY=VALUE")
     return 0

@@ -8,6 +8,13 @@ table in ``docs/french_tarot.md`` and the env docstring are printed from it
 Hidden information (other hands, the chien of a garde sans/contre, the écart's non-trump
 cards, the secret partner) reaches nothing here but :func:`encode_oracle`, the separately
 named observation for centralised critics.
+
+The observation is written by one function, :func:`encode_rows`, with plain loops over each
+row of the state's blocks (as the Tarocchino engine and the French play phase are): numba
+compiles it (:func:`tarot_env._jit.njit`; an observation at batch size 1 then costs a few µs,
+where ~30 NumPy calls cost ~100 µs), and the same function runs as plain Python when the
+compiled path is off (``TAROT_ENV_JIT=0``). ``tests/test_kernels.py`` compares the two on
+every seat after every action of random deals.
 """
 
 from __future__ import annotations
@@ -16,13 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarot_env.cards.french import CALLABLE, IS_TRUMP, NUM_CARDS
-from tarot_env.encoding._french_kernel import encode_kernel, offsets_array
+from tarot_env._jit import njit
+from tarot_env.cards.french import CALLABLE, IS_TRUMP, NUM_CARDS, PETIT
 from tarot_env.rules.french.game import FrenchTarotGame
-from tarot_env.rules.french.state import FrenchTarotState, Phase
+from tarot_env.rules.french.state import COLUMN, FrenchTarotState, Phase
 
 DECISIONS = ("bid", "call", "discard", "chelem", "poignee", "show", "play")
-_DONE, _BID = Phase.DONE, Phase.BID
 _CALL_SLOT = np.full(NUM_CARDS, -1, dtype=np.int64)
 _CALL_SLOT[CALLABLE] = np.arange(len(CALLABLE))
 
@@ -86,6 +92,120 @@ def oracle_layout(num_players: int) -> list[Field]:
     return out
 
 
+# ====================================================================== the observation, row by row
+# the fields of the layout in the ``offsets`` argument of encode_rows (-1: field absent)
+_OFFSET_NAMES = ("hand", "decision", "dealer", "bids", "taker", "contract", "called", "partner", "alone", "chien", "ecart",
+                 "chelem", "poignee", "poignee_cards", "played", "trick", "leaders", "winners")  # fmt: skip
+HAND, DECISION, DEALER, BIDS, TAKER, CONTRACT, CALLED, PARTNER, ALONE, CHIEN, ECART, CHELEM = range(12)
+POIGNEE, POIGNEE_CARDS, PLAYED, TRICK, LEADERS, WINNERS = range(12, 18)
+_DONE, _BID, _PLAY = Phase.DONE, Phase.BID, Phase.PLAY
+# the trumps are one range of ids from the Petit (cards/french.py)
+FIRST_TRUMP, N_TRUMPS = PETIT, int(IS_TRUMP.sum())
+# columns of the state's fields in their blocks (FrenchTarotState.blocks)
+I_PHASE, I_CURRENT, I_DEALER, I_TAKER = COLUMN["phase"], COLUMN["current"], COLUMN["dealer"], COLUMN["taker"]
+I_CONTRACT, I_CALLED, I_PARTNER = COLUMN["contract"], COLUMN["called"], COLUMN["partner"]
+F_PARTNER_KNOWN, F_CHIEN_SEEN, F_CHELEM = COLUMN["partner_known"], COLUMN["chien_seen"], COLUMN["chelem"]
+J_BIDS, J_POIGNEE, J_TRICK = COLUMN["bids"], COLUMN["poignee"], COLUMN["trick"]
+S_HANDS, S_PLAYED, S_POIGNEE_CARDS = COLUMN["hands"], COLUMN["played"], COLUMN["poignee_cards"]
+K_CHIEN, K_ECART = COLUMN["chien"], COLUMN["ecart"]
+H_LEADERS, H_WINNERS = COLUMN["leaders"], COLUMN["winners"]
+
+
+def _rel(seat, viewer, n):
+    """The relative slot of ``seat`` seen from ``viewer`` ((seat - viewer) mod n, seat >= 0)."""
+    r = seat - viewer
+    return r + n if r < 0 else r
+
+
+def _copy(dst, src):
+    """``dst[:] = src`` for a destination slice: a plain loop over ``range`` that LLVM turns
+    into vector instructions. Indexing the whole row with ``o[offset + c]`` instead kept the
+    copies scalar (numba must allow a negative index there), which cost ~0.3 µs per row."""
+    for c in range(dst.shape[0]):
+        dst[c] = src[c]
+
+
+_rel = njit(_rel, inline=True) or _rel
+_copy = njit(_copy, inline=True) or _copy
+
+
+def encode_rows(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, card_flags, history, call_slot):
+    """Write into ``out[i]`` (zeroed here) the observation of seat ``viewers[i]`` at row
+    ``rows[i]`` of the state's blocks, field by field as :func:`layout` describes them;
+    ``offsets`` holds the fields' offsets (``FrenchTarotEncoder``)."""
+    C = seat_cards.shape[3]
+    T = history.shape[2]
+    # offsets as locals: read once, so that the inner copy loops can be vectorised
+    o_hand, o_decision, o_dealer, o_bids = offsets[HAND], offsets[DECISION], offsets[DEALER], offsets[BIDS]
+    o_taker, o_contract, o_called, o_partner = offsets[TAKER], offsets[CONTRACT], offsets[CALLED], offsets[PARTNER]
+    o_alone, o_chien, o_ecart, o_chelem = offsets[ALONE], offsets[CHIEN], offsets[ECART], offsets[CHELEM]
+    o_poignee, o_poignee_cards, o_played = offsets[POIGNEE], offsets[POIGNEE_CARDS], offsets[PLAYED]
+    o_trick, o_leaders, o_winners = offsets[TRICK], offsets[LEADERS], offsets[WINNERS]
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        v = viewers[i]
+        o = out[i]
+        o[:] = 0  # here rather than np.zeros: the row is zeroed while it is in cache
+        hand = seat_cards[b, S_HANDS, v]
+        _copy(o[o_hand : o_hand + C], hand)
+        ph = ints[b, I_PHASE]
+        if ints[b, I_CURRENT] == v and ph != _DONE:
+            o[o_decision + min(ph, _PLAY)] = 1
+        o[o_dealer + _rel(ints[b, I_DEALER], v, n)] = 1
+        tk = ints[b, I_TAKER]
+        if tk >= 0:
+            o[o_taker + _rel(tk, v, n)] = 1
+        contract = ints[b, I_CONTRACT]
+        if ph != _BID and contract > 0:  # the contract once the bidding is over
+            o[o_contract + contract - 1] = 1
+        if o_called >= 0:  # 5 players: the called card; the partner once the viewer knows him
+            cc = ints[b, I_CALLED]
+            if cc >= 0:
+                o[o_called + call_slot[cc]] = 1
+                knows = flags[b, F_PARTNER_KNOWN] or hand[cc] or seat_cards[b, S_PLAYED, v, cc]
+                if knows:
+                    partner = ints[b, I_PARTNER]
+                    if partner >= 0:
+                        o[o_partner + _rel(partner, v, n)] = 1
+                    else:
+                        o[o_alone] = 1
+        if flags[b, F_CHIEN_SEEN]:
+            _copy(o[o_chien : o_chien + C], card_flags[b, K_CHIEN])
+        ecart = card_flags[b, K_ECART]
+        if tk == v:
+            _copy(o[o_ecart : o_ecart + C], ecart)
+        else:  # the others see the écart's trumps only (the row is zero elsewhere)
+            at = o_ecart + FIRST_TRUMP
+            _copy(o[at : at + N_TRUMPS], ecart[FIRST_TRUMP : FIRST_TRUMP + N_TRUMPS])
+        o[o_chelem] = flags[b, F_CHELEM]
+        for k in range(n):  # the relative seats: the viewer, then the next to play after him, ...
+            seat = v + k
+            if seat >= n:
+                seat -= n
+            bid = seat_ints[b, J_BIDS, seat]
+            if bid >= 0:
+                o[o_bids + 5 * k + bid] = 1
+            pg = seat_ints[b, J_POIGNEE, seat]
+            if pg > 0:  # a seat without a poignée has shown no card: its block stays zero
+                o[o_poignee + 3 * k + pg - 1] = 1
+                base = o_poignee_cards + C * k
+                _copy(o[base : base + C], seat_cards[b, S_POIGNEE_CARDS, seat])
+            base = o_played + C * k
+            _copy(o[base : base + C], seat_cards[b, S_PLAYED, seat])
+            card = seat_ints[b, J_TRICK, seat]
+            if card >= 0:
+                o[o_trick + C * k + card] = 1
+        for t in range(T):
+            leader = history[b, H_LEADERS, t]
+            if leader < 0:
+                break  # tricks are recorded in order: the rest are still to come
+            o[o_leaders + n * t + _rel(leader, v, n)] = 1
+            o[o_winners + n * t + _rel(history[b, H_WINNERS, t], v, n)] = 1
+
+
+encode_rows = njit(encode_rows) or encode_rows
+
+
 class FrenchTarotEncoder:
     """Builds observations for a :class:`FrenchTarotGame` (batch-first)."""
 
@@ -98,79 +218,19 @@ class FrenchTarotEncoder:
         self.oracle_fields = {f.name: f for f in oracle_layout(self.n)}
         self.oracle_size = sum(f.length for f in self.oracle_fields.values())
         self._seats = np.arange(self.n)
-        self._slices = {f.name: slice(f.offset, f.offset + f.length) for f in layout(self.n)}
-        self._aranges = {w: np.arange(w) for w in (3, 5, self.n, NUM_CARDS)}
-        self._offsets = offsets_array(self.fields)
-        self.use_jit = encode_kernel is not None
+        self._offsets = np.array([self.fields[k].offset if k in self.fields else -1 for k in _OFFSET_NAMES], dtype=np.int64)
 
     def _rel(self, viewers: np.ndarray) -> np.ndarray:
         """(R, N): absolute seat of each relative slot."""
         return (viewers[:, None] + self._seats[None, :]) % self.n
 
     def encode(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
-        """(R, D) int8 observations of ``viewers`` (one seat per row of ``rows``).
-
-        Uses the compiled kernel when numba is available (``tarot_env._jit``), else
-        :meth:`encode_numpy`; both give the same values.
-        """
-        if self.use_jit:
-            out = np.empty((len(rows), self.size), dtype=np.int8)
-            b = s.blocks
-            encode_kernel(out, rows, viewers, self._offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
-                          b["card_flags"], b["history"], IS_TRUMP, _CALL_SLOT)  # fmt: skip
-            return out
-        return self.encode_numpy(s, rows, viewers)
-
-    def encode_numpy(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
-        """The reference NumPy encoder: (R, D) int8 observations of ``viewers``.
-
-        Written for speed at batch size 1 as much as for large batches: every field is one
-        or two whole-array operations. One-hot fields with no value write to a scratch
-        column past the end, which is dropped.
-        """
-        n, f, R = self.n, self._slices, len(rows)
-        out = np.zeros((R, self.size + 1), dtype=np.int8)
-        r = np.arange(R)
-        seats = self._rel(viewers)
-        rs = rows[:, None]
-        scratch = self.size
-
-        def onehot(name: str, idx: np.ndarray, valid: np.ndarray) -> None:
-            out[r, np.where(valid, f[name].start + idx, scratch)] = 1
-
-        def onehots(name: str, idx: np.ndarray, width: int) -> None:
-            """Row-wise one-hot blocks of ``width`` for a 2-D ``idx`` (-1 = none)."""
-            out[:, f[name]] = (idx[:, :, None] == self._aranges[width]).reshape(R, -1)
-
-        out[:, f["hand"]] = s.hands[rows, viewers]
-        phase = s.phase[rows]
-        onehot("decision", phase, (s.current[rows] == viewers) & (phase != _DONE))
-        onehot("dealer", (s.dealer[rows] - viewers) % n, True)
-        onehots("bids", s.bids[rs, seats], 5)
-        taker = s.taker[rows]
-        onehot("taker", (taker - viewers) % n, taker >= 0)
-        contract = s.contract[rows]
-        onehot("contract", contract - 1, (phase != _BID) & (contract > 0))
-        if n == 5:
-            called = s.called[rows]
-            onehot("called", _CALL_SLOT[called], called >= 0)
-            partner = s.partner[rows]
-            holds = s.hands[rows, viewers, called] | s.played[rows, viewers, called]
-            knows = s.partner_known[rows] | (holds & (called >= 0))
-            onehot("partner", (partner - viewers) % n, knows & (partner >= 0))
-            out[:, f["alone"]] = (knows & (partner < 0) & (called >= 0))[:, None]
-        out[:, f["chien"]] = s.chien[rows] & s.chien_seen[rows, None]
-        out[:, f["ecart"]] = s.ecart[rows] & (IS_TRUMP[None, :] | (taker == viewers)[:, None])
-        out[:, f["chelem"]] = s.chelem[rows, None]
-        onehots("poignee", s.poignee[rs, seats] - 1, 3)
-        out[:, f["poignee_cards"]] = s.poignee_cards[rs, seats].reshape(R, -1)
-        out[:, f["played"]] = s.played[rs, seats].reshape(R, -1)
-        onehots("trick", s.trick[rs, seats], NUM_CARDS)
-        history = np.where(s.leaders[rows] >= 0, (s.leaders[rows] - viewers[:, None]) % n, -1)
-        onehots("leaders", history, n)
-        history = np.where(s.winners[rows] >= 0, (s.winners[rows] - viewers[:, None]) % n, -1)
-        onehots("winners", history, n)
-        return out[:, :scratch]
+        """(R, D) int8 observations of ``viewers`` (one seat per row of ``rows``): :func:`encode_rows`."""
+        out = np.empty((len(rows), self.size), dtype=np.int8)
+        b = s.blocks
+        encode_rows(out, rows, viewers, self._offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
+                    b["card_flags"], b["history"], _CALL_SLOT)  # fmt: skip
+        return out
 
     def encode_oracle(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
         """(R, D_oracle) int8: the hidden information, from each viewer's seat."""

@@ -2,7 +2,7 @@
 
 The env holds one state row, asks the game for masks and transitions, and asks the encoder
 for observations. It contains no rule. Subclasses name the game, its config class, its
-encoder and how to render and record a deal.
+encoder, how to start, render and record a deal, and what a hand that ends pays.
 """
 
 from __future__ import annotations
@@ -15,104 +15,32 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from tarot_env.errors import IllegalActionError
+from tarot_env.rules.options import check_illegal_action
 
-_ROW = np.zeros(1, dtype=np.int64)
-
-#: what ``step`` does with an illegal action (``illegal_action=`` of every env)
-ILLEGAL_ACTION_MODES = ("raise", "terminate")
-
-
-def check_illegal_action(illegal_action: Any, illegal_reward: Any) -> None:
-    """Refuse an unknown ``illegal_action`` mode or a non-numeric ``illegal_reward``."""
-    if illegal_action not in ILLEGAL_ACTION_MODES:
-        raise ValueError(
-            f"illegal_action={illegal_action!r} is not a mode; choose 'raise' (refuse the action with IllegalActionError, "
-            "state unchanged) or 'terminate' (end the episode, the offender rewarded illegal_reward)"
-        )
-    if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
-        raise TypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
-    if not np.isfinite(illegal_reward):
-        raise ValueError(f"illegal_reward must be finite, got {illegal_reward!r}")
+#: the rows argument of the game and encoder calls: the env is row 0 of a batch of one
+ROW = np.zeros(1, dtype=np.int64)
 
 
-class TextRenderMixin:
-    """What both AEC envs share besides their rules: ``render()`` for envs that describe their
-    table in ``render_text()`` (ansi or human), the per-agent space accessors, PettingZoo's
-    ``state()`` for centralised critics, and the ``illegal_action="terminate"`` ending."""
+class TarotAECEnv(AECEnv):
+    """Common AEC machinery: spaces, reset/step/observe, rewards, records, ``render()``,
+    PettingZoo's ``state()`` and the ``illegal_action="terminate"`` ending.
 
-    render_mode: str | None
-    observation_spaces: dict[str, Any]
-    action_spaces: dict[str, Any]
+    Subclasses set ``metadata`` and implement the hooks below and ``render_text()``. What a
+    hand that ends pays goes through ``_pay``: from ``_finish`` when an episode is one deal
+    (French Tarot), from ``_hands_ended`` for each hand that ``_apply`` reports when an
+    episode may hold several (a Tarocchino match).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    #: the reset options, and how the warning about an unknown one describes them
+    _reset_options: tuple[str, ...] = ("deal",)
+    _reset_options_text = "the only reset option is 'deal' (a fixed deal, docs/interface.md §4)"
+    #: what an episode is called in messages
+    _episode = "deal"
     illegal_action: str = "raise"
     illegal_reward: float = -1.0
     #: set when the episode was ended by an illegal action (``illegal_action="terminate"``)
     illegal_end: dict[str, Any] | None = None
-
-    def state(self) -> np.ndarray:
-        """The full state, for centralised critics (PettingZoo's ``state()``; its space is
-        ``state_space``): seat 0's observation followed by the oracle block, which adds every
-        hidden card, so that nothing of the deal is missing. Seats are absolute (seat 0's view)."""
-        if getattr(self, "_deal", None) is None and not getattr(self, "_started", False):
-            raise RuntimeError("call reset() before state(): no deal has been dealt yet")
-        row = np.zeros(1, dtype=np.int64)
-        observation = self.encoder.encode(self.game_state, row, row)[0]
-        return np.concatenate([observation, self.encoder.encode_oracle(self.game_state, row, row)[0]])
-
-    @property
-    def state_space(self) -> spaces.Box:
-        return spaces.Box(0, 1, (self.encoder.size + self.encoder.oracle_size,), dtype=np.int8)
-
-    def _end_on_illegal(self, agent: str, action: int, reason: str) -> None:
-        """``illegal_action="terminate"``: the episode ends at once, as PettingZoo's
-        ``TerminateIllegalWrapper`` ends it: every agent is terminated, the offender is rewarded
-        ``illegal_reward`` and the others 0. The game state is left as it was before the action;
-        the deal has no record. ``infos[agent]["illegal_action"]`` says what was refused and why."""
-        warnings.warn(
-            "an illegal action ended the episode (illegal_action='terminate'); infos[agent]['illegal_action'] says which and why",
-            UserWarning,
-            stacklevel=3,
-        )
-        self.illegal_end = {"agent": agent, "action": int(action), "reason": reason}
-        self._over = True
-        self._cache.clear()
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.rewards[agent] = float(self.illegal_reward)
-        self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.terminations[a] = True
-            self.infos[a] = {"illegal_action": dict(self.illegal_end)}
-        self._accumulate_rewards()
-
-    def render_text(self) -> str:
-        raise NotImplementedError
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            raise ValueError("render() needs a render_mode: make the env with render_mode='ansi' or 'human'")
-        text = self.render_text()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self) -> None:
-        pass
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-
-class TarotAECEnv(TextRenderMixin, AECEnv):
-    """Common AEC machinery: spaces, reset/step/observe, rewards, records.
-
-    Subclasses set ``metadata`` and implement ``_make_game(config)``, ``_start(deal, rng)``,
-    ``_deal_snapshot()``, ``_deal_record()``, ``_trick_rewards()``, ``_final_rewards()`` and ``render_text()``.
-    """
-
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(
         self,
@@ -137,7 +65,7 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
         self.oracle = oracle
         self.game = self._make_game(config)
         self.encoder = self._make_encoder(self.game)
-        n = self.game.num_players
+        self.num_players = n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -151,9 +79,11 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._rng: np.random.Generator | None = None
         self.game_state = self.game.new_state(1)
-        self._actions: list[int] = []
-        self._last_record: dict[str, Any] | None = None
-        self._deal: dict[str, Any] | None = None
+        self._started = False
+        #: the hands of the episode: {"deal": snapshot, "actions": [...], then "scores" (and "info")}
+        self._deals: list[dict[str, Any]] = []
+        self._actions: list[int] = []  # the current hand's actions (its entry's list)
+        self._last_record: tuple | None = None
         self._cache: dict[int, dict[str, np.ndarray]] = {}
         self._shaped = np.zeros(n)
         self._viewers = [np.array([i], dtype=np.int64) for i in range(n)]
@@ -168,12 +98,21 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
     def _make_encoder(self, game: Any) -> Any:
         raise NotImplementedError
 
-    def _parse_deal(self, deal: Any) -> Any:
-        """Check a fixed deal (interface.md §4); raise a clear error for a malformed one."""
+    def _parse_reset(self, options: dict[str, Any]) -> Any:
+        """Check the reset options (a fixed deal: docs/interface.md §4) before anything changes;
+        raise a clear error for a malformed one. What it returns goes to ``_start``."""
         raise NotImplementedError
 
-    def _start(self, deal: Any, rng: np.random.Generator) -> None:
-        """Start a deal in ``self.game_state``: the parsed fixed ``deal``, or a random one if None."""
+    def _start(self, start: Any, rng: np.random.Generator) -> None:
+        """Start an episode in ``self.game_state``: as the parsed reset options say, else a random deal."""
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> Any:
+        """Apply a legal action; return the hands that it ended (each passed to ``_hands_ended``), if any."""
+        raise NotImplementedError
+
+    def _refuse(self, action: int) -> None:
+        """Raise the ``IllegalActionError`` that says why ``action`` is illegal now, and what is allowed."""
         raise NotImplementedError
 
     def _deal_snapshot(self) -> Any:
@@ -181,15 +120,18 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
         raise NotImplementedError
 
     def _deal_record(self, snapshot: Any) -> dict[str, Any]:
-        """The interface.md §4 form of a deal snapshot."""
+        """The docs/interface.md §4 form of a deal snapshot."""
         raise NotImplementedError
 
     def _trick_rewards(self) -> np.ndarray | None:
         """Per-seat shaping rewards of the trick completed by the last step, or None."""
         raise NotImplementedError
 
-    def _final_rewards(self) -> np.ndarray:
-        """Per-seat terminal rewards of the finished deal under the reward mode (before shaping)."""
+    def _hands_ended(self, ends: Any) -> None:
+        """Pay the hands that the last step ended (see ``_apply``) with ``_pay``."""
+        raise NotImplementedError
+
+    def render_text(self) -> str:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ AEC API
@@ -198,24 +140,21 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
             options = {}
         if not isinstance(options, dict):
             raise TypeError(f"reset options must be a dict such as {{'deal': ...}}, got {options!r} ({type(options).__name__})")
-        unknown = set(options) - {"deal"}
+        unknown = set(options) - set(self._reset_options)
         if unknown:
             # Warned, not refused: PettingZoo's api_test requires reset to accept any options.
-            warnings.warn(
-                f"unknown reset option(s) {sorted(unknown)} ignored; the only reset option is 'deal' (a fixed deal, interface.md §4)",
-                UserWarning,
-                stacklevel=2,
-            )
+            warnings.warn(f"unknown reset option(s) {sorted(unknown)} ignored; {self._reset_options_text}", UserWarning, stacklevel=2)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
             raise TypeError(f"seed must be an int or None, got {seed!r}")
-        deal = None if options.get("deal") is None else self._parse_deal(options["deal"])  # checked before anything changes
+        start = self._parse_reset(options)  # checked before anything changes
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         elif self._rng is None:
             self._rng = np.random.default_rng()
-        self._start(deal, self._rng)
-        self._deal = self._deal_snapshot()
-        self._actions = []
+        self._start(start, self._rng)
+        self._deals = []
+        self._new_hand()
+        self._started = True
         self.illegal_end = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -230,10 +169,10 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
             self._finish()
             self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[int(self.game_state.current[0])]
+            self.agent_selection = self.possible_agents[self._current]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if self._deal is None:
+        if not self._started:
             raise RuntimeError("call reset() before observe(): no deal has been dealt yet")
         seat = self._agent_index[agent]
         obs = self._cache.get(seat)
@@ -243,36 +182,35 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
                 mask = self.legal_mask().astype(np.int8)
             else:
                 mask = np.zeros(self.game.num_actions, dtype=np.int8)
-            obs = {"observation": self.encoder.encode(self.game_state, _ROW, viewer)[0], "action_mask": mask}
+            obs = {"observation": self.encoder.encode(self.game_state, ROW, viewer)[0], "action_mask": mask}
             if self.oracle:
-                obs["oracle"] = self.encoder.encode_oracle(self.game_state, _ROW, viewer)[0]
+                obs["oracle"] = self.encoder.encode_oracle(self.game_state, ROW, viewer)[0]
             self._cache[seat] = obs
         return obs
 
     def step(self, action: Any) -> None:
-        if self._deal is None:
+        if not self._started:
             raise RuntimeError("call reset() before step(): no deal has been dealt yet")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise ValueError(
-                    f"action {action!r} refused: the deal is over and {agent} is done; step(None) removes each "
-                    "finished agent (as agent_iter does), and reset() starts the next deal"
+                    f"action {action!r} refused: the {self._episode} is over and {agent} is done; step(None) removes each "
+                    f"finished agent (as agent_iter does), and reset() starts the next {self._episode}"
                 )
             self._was_dead_step(action)
             return
         action = self._parse_action(action)
         mask = self.legal_mask()
-        legal = 0 <= action < len(mask) and mask[action]
-        self._action_buf[0] = action if legal else 0
-        try:
-            # an illegal action is refused by the game's check, which explains why, before any change
-            self.game.step(self.game_state, self._action_buf if legal else np.array([action]), _ROW, check=not legal, mask=mask[None])
-        except IllegalActionError as err:
-            if self.illegal_action == "raise":
-                raise
-            self._end_on_illegal(agent, action, str(err))
-            return
+        if not (0 <= action < len(mask) and mask[action]):
+            try:
+                self._refuse(action)  # says why, before any change
+            except IllegalActionError as err:
+                if self.illegal_action == "raise":
+                    raise
+                self._end_on_illegal(agent, action, str(err))
+                return
+        ends = self._apply(action)
         self._actions.append(action)
         self._changed()
         self._cumulative_rewards[agent] = 0.0
@@ -286,9 +224,10 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
                 for i, a in enumerate(self.possible_agents):
                     self.rewards[a] = float(shaped[i])
                 self._paid = True
+        if ends:
+            self._hands_ended(ends)
         if self._over:
             self._finish()
-            self._paid = True
         else:
             self.agent_selection = self.possible_agents[self._current]
         if self._paid:
@@ -296,10 +235,41 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def state(self) -> np.ndarray:
+        """The full state, for centralised critics (PettingZoo's ``state()``; its space is
+        ``state_space``): seat 0's observation followed by the oracle block, which adds every
+        hidden card, so that nothing of the deal is missing. Seats are absolute (seat 0's view)."""
+        if not self._started:
+            raise RuntimeError("call reset() before state(): no deal has been dealt yet")
+        observation = self.encoder.encode(self.game_state, ROW, ROW)[0]
+        return np.concatenate([observation, self.encoder.encode_oracle(self.game_state, ROW, ROW)[0]])
+
+    @property
+    def state_space(self) -> spaces.Box:
+        return spaces.Box(0, 1, (self.encoder.size + self.encoder.oracle_size,), dtype=np.int8)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            raise ValueError("render() needs a render_mode: make the env with render_mode='ansi' or 'human'")
+        text = self.render_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
     # ------------------------------------------------------------------ helpers
     @property
     def game_over(self) -> bool:
-        """Whether the deal is over (cached with the state's last change)."""
+        """Whether the episode is over (cached with the state's last change)."""
         return self._over
 
     def legal_mask(self) -> np.ndarray:
@@ -330,33 +300,66 @@ class TarotAECEnv(TextRenderMixin, AECEnv):
             )
         return int(action)
 
-    def _finish(self) -> None:
-        final = self._final_rewards() - self._shaped
-        scores = [int(x) for x in self.game_state.scores[0]]
-        info = {"scores": scores, **self.result_info()}
-        for i, a in enumerate(self.possible_agents):
-            # this step's shaping (already in self._shaped) plus what makes the deal's sum exact
-            self.rewards[a] = self.rewards[a] + float(final[i])
-            self.terminations[a] = True
-            self.infos[a] = dict(info, scores=list(scores))
-        self._last_record = (self._deal, self._actions, scores)  # made into a dict by record(), on demand
-        self.agent_selection = self.possible_agents[int(self.game_state.current[0])]
+    def _new_hand(self) -> None:
+        """Open the record entry of the hand just dealt."""
+        self._actions = []
+        self._deals.append({"deal": self._deal_snapshot(), "actions": self._actions})
 
-    def result_info(self) -> dict[str, Any]:
-        return {}
+    def _pay(self, reward: np.ndarray, info: dict[str, Any]) -> None:
+        """A hand ended: add its per-seat ``reward`` (less what shaping paid) to this step's, and
+        give every agent its ``info`` (its ``scores`` included)."""
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] += float(reward[i])
+            self.infos[a] = dict(info, scores=list(info["scores"]))
+        self._paid = True
+
+    def _finish(self) -> None:
+        """The episode is over: every agent is terminated; its record is kept (made into a dict by record())."""
+        for a in self.possible_agents:
+            self.terminations[a] = True
+        self._last_record = self._record_args()
+        self.agent_selection = self.possible_agents[self._current]
+
+    def _record_args(self) -> tuple:
+        """What ``_make_record`` needs of the episode that just ended."""
+        return (self._deals,)
+
+    def _end_on_illegal(self, agent: str, action: int, reason: str) -> None:
+        """``illegal_action="terminate"``: the episode ends at once, as PettingZoo's
+        ``TerminateIllegalWrapper`` ends it: every agent is terminated, the offender is rewarded
+        ``illegal_reward`` and the others 0. The game state is left as it was before the action;
+        the deal has no record. ``infos[agent]["illegal_action"]`` says what was refused and why."""
+        warnings.warn(
+            "an illegal action ended the episode (illegal_action='terminate'); infos[agent]['illegal_action'] says which and why",
+            UserWarning,
+            stacklevel=3,
+        )
+        self.illegal_end = {"agent": agent, "action": int(action), "reason": reason}
+        self._over = True
+        self._cache.clear()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.terminations[a] = True
+            self.infos[a] = {"illegal_action": dict(self.illegal_end)}
+        self._accumulate_rewards()
 
     def record(self) -> dict[str, Any]:
-        """The JSON-ready record of the last finished deal (interface.md §5)."""
+        """The JSON-ready record of the last finished episode (docs/interface.md §5)."""
         if self.illegal_end is not None:
-            raise RuntimeError(f"the last deal was ended by an illegal action ({self.illegal_end['reason']}): it has no record")
+            raise RuntimeError(f"the last {self._episode} was ended by an illegal action ({self.illegal_end['reason']}): it has no record")
         if self._last_record is None:
-            raise RuntimeError("no deal has finished yet: record() describes the last finished deal")
-        deal, actions, scores = self._last_record
-        return {
-            "env": self.metadata["name"],
-            "config": self.config.to_dict(),
-            "deal": self._deal_record(deal),
-            "actions": [self.action_to_string(a) for a in actions],
-            "scores": list(scores),
-        }
+            raise RuntimeError(f"no {self._episode} has finished yet: record() describes the last finished {self._episode}")
+        return self._make_record(*self._last_record)
 
+    def _make_record(self, deals: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"env": self.metadata["name"], "config": self.config.to_dict(), **self._hand_record(deals[0])}
+
+    def _hand_record(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """One hand's deal, actions and scores in the record's form."""
+        return {
+            "deal": self._deal_record(entry["deal"]),
+            "actions": [self.action_to_string(a) for a in entry["actions"]],
+            "scores": list(entry["scores"]),
+        }

@@ -18,7 +18,6 @@ import numpy as np
 
 from tarot_env.cards.french import FRENCH_DECK, TOTAL_HALF_POINTS
 
-REWARD_MODES = ("score", "normalised", "win_loss")
 _VALUE = FRENCH_DECK.value.astype(np.int64)
 
 

@@ -11,36 +11,16 @@ import numpy as np
 
 from tarot_env.cards.french import FRENCH_DECK, IS_TRUMP
 from tarot_env.encoding.french import FrenchTarotEncoder
-from tarot_env.envs.base import TarotAECEnv
-from tarot_env.envs.french_rewards import REWARD_MODES, final_rewards, trick_rewards
+from tarot_env.envs.base import ROW, TarotAECEnv
+from tarot_env.envs.french_rewards import final_rewards, trick_rewards
 from tarot_env.rules.french import actions as A
-from tarot_env.rules.french.config import FrenchTarotConfig
+from tarot_env.rules.french.config import FrenchTarotConfig, make_config
 from tarot_env.rules.french.deal import format_deal, parse_deal
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import Chelem, Phase, Result
+from tarot_env.rules.options import check_env_options
 
-_RULE_OPTIONS = tuple(FrenchTarotConfig.option_names())
 _SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
-
-
-def check_env_options(num_players: int, reward: str, dealer: int | None, **flags: bool) -> None:
-    """The env-level options shared by the AEC and vector envs, refused with clear errors."""
-    if reward not in REWARD_MODES:
-        raise ValueError(f"reward={reward!r} is not a reward mode; choose one of {', '.join(map(repr, REWARD_MODES))}")
-    for name, value in flags.items():
-        if not isinstance(value, bool):
-            raise TypeError(f"{name} must be True or False, got {value!r}")
-    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < num_players):
-        raise ValueError(f"dealer={dealer!r} must be None (random) or a seat 0..{num_players - 1}")
-
-
-def make_config(num_players: int = 4, **rules: Any) -> FrenchTarotConfig:
-    """The rules configuration from env keywords, refusing unknown ones by name."""
-    unknown = set(rules) - set(_RULE_OPTIONS)
-    if unknown:
-        allowed = ["num_players", "render_mode", "reward", "shaping", "oracle", "dealer", *_RULE_OPTIONS[1:]]
-        raise TypeError(f"unknown french_tarot_v0 option(s) {sorted(unknown)}; the options are: {', '.join(allowed)}")
-    return FrenchTarotConfig(num_players=num_players, **rules)
 
 
 class FrenchTarotEnv(TarotAECEnv):
@@ -80,18 +60,24 @@ class FrenchTarotEnv(TarotAECEnv):
     def _make_encoder(self, game: FrenchTarotGame) -> FrenchTarotEncoder:
         return FrenchTarotEncoder(game)
 
-    def _parse_deal(self, deal: Any) -> tuple[int, np.ndarray, np.ndarray]:
-        return parse_deal(self.config, deal)
+    def _parse_reset(self, options: dict[str, Any]) -> tuple[int, np.ndarray, np.ndarray] | None:
+        return None if options.get("deal") is None else parse_deal(self.config, options["deal"])
 
     def _start(self, deal: tuple[int, np.ndarray, np.ndarray] | None, rng: np.random.Generator) -> None:
-        rows = np.zeros(1, dtype=np.int64)
         if deal is None:
             dealer = int(rng.integers(self.game.num_players)) if self.dealer is None else self.dealer
-            self.game.shuffle_and_deal(self.game_state, rows, np.array([dealer]), rng)
+            self.game.shuffle_and_deal(self.game_state, ROW, np.array([dealer]), rng)
         else:
             dealer, hands, chien = deal
-            self.game.start_deal(self.game_state, rows, np.array([dealer]), hands[None], chien[None])
+            self.game.start_deal(self.game_state, ROW, np.array([dealer]), hands[None], chien[None])
         self._tricks_seen = 0
+
+    def _apply(self, action: int) -> None:
+        self._action_buf[0] = action
+        self.game.step(self.game_state, self._action_buf, ROW, check=False)
+
+    def _refuse(self, action: int) -> None:
+        self.game.check_actions(self.game_state, ROW, np.array([action]), self.legal_mask()[None])
 
     def _deal_snapshot(self) -> tuple[int, np.ndarray, np.ndarray]:
         s = self.game_state
@@ -105,10 +91,14 @@ class FrenchTarotEnv(TarotAECEnv):
         if t == self._tricks_seen:
             return None
         self._tricks_seen = t
-        return trick_rewards(self.game, self.game_state, np.zeros(1, dtype=np.int64), self.reward_mode)[0]
+        return trick_rewards(self.game, self.game_state, ROW, self.reward_mode)[0]
 
-    def _final_rewards(self) -> np.ndarray:
-        return final_rewards(self.game_state.scores[:1], self.reward_mode)[0]
+    def _finish(self) -> None:
+        """The deal is over: its score pays (less what shaping paid), its infos say how it ended."""
+        scores = [int(x) for x in self.game_state.scores[0]]
+        self._pay(final_rewards(self.game_state.scores[:1], self.reward_mode)[0] - self._shaped, {"scores": scores, **self.result_info()})
+        self._deals[-1]["scores"] = scores
+        super()._finish()
 
     def result_info(self) -> dict[str, Any]:
         s = self.game_state
@@ -131,7 +121,7 @@ class FrenchTarotEnv(TarotAECEnv):
     # ------------------------------------------------------------------ actions
     @staticmethod
     def action_to_string(action: int) -> str:
-        """Canonical string of an action id (interface.md §3)."""
+        """Canonical string of an action id (docs/interface.md §3)."""
         return A.action_to_string(action)
 
     @staticmethod

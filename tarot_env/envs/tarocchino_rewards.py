@@ -17,7 +17,6 @@ from tarot_env.rules.bolognese.state import TRICK_OF
 
 _VALUE = BOLOGNESE_DECK.value.astype(np.int64)
 
-REWARD_MODES = ("score", "normalised", "win_loss")
 #: the ``normalised`` reward's divisor per game: about one ordinary hand's margin
 REWARD_SCALE = {
     "ottocento": 100,

@@ -1,4 +1,4 @@
-"""The shape of a fixed deal (interface.md §4), shared by every game.
+"""The shape of a fixed deal (docs/interface.md §4), shared by every game.
 
 ``{"dealer": d, "hands": [[card, ...] per seat], "rest": [card, ...]}``: each game's deal
 module checks the cards themselves (counts, repeats, what ``rest`` means for that game).

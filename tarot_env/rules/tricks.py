@@ -14,8 +14,10 @@ The current trick is held incrementally, as the rules layer plays each card:
 - ``top_trump``: the strength of the highest trump in the trick, 0 if none;
 - ``best_key`` / ``best_seat``: the key of the card now winning the trick and its player.
 
-The French play phase has a compiled twin (``rules/french/_play_kernel.py``) that follows
-these functions line for line; they are the reference.
+The French play phase (``rules/french/play.py``) and the Tarocchino engine
+(``rules/bolognese/engine.py``) apply the same duties and trick state row by row, in loops
+numba compiles; ``tests/test_kernels.py`` and ``tests/test_tarocchino_engine.py`` check them
+against these functions.
 """
 
 from __future__ import annotations

@@ -15,11 +15,12 @@ import numpy as np
 
 from tarot_env.encoding.french import FrenchTarotEncoder
 from tarot_env.envs.french_rewards import final_rewards, trick_rewards
-from tarot_env.envs.french_tarot import check_env_options, make_config
 from tarot_env.rules.french import actions as A
+from tarot_env.rules.french.config import make_config
 from tarot_env.rules.french.deal import format_deal, parse_deal
 from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError
 from tarot_env.rules.french.state import Phase, Result
+from tarot_env.rules.options import check_env_options
 from tarot_env.vector.common import VectorStep, check_actions, check_rows, first_illegal
 
 _RESULT_NAMES = tuple(Result.name(code) for code in range(Result.count()))
@@ -71,7 +72,7 @@ class FrenchTarotVectorEnv:
     # ------------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> VectorStep:
         """Deal a new deal at every table. ``options={"deals": [deal, ...]}`` fixes them
-        (one interface.md §4 deal per table)."""
+        (one docs/interface.md §4 deal per table)."""
         options = {} if options is None else options
         if not isinstance(options, dict) or set(options) - {"deals"}:
             raise ValueError(f"reset options must be a dict whose only key is 'deals' (one fixed deal per table), got {options!r:.100}")
@@ -108,7 +109,7 @@ class FrenchTarotVectorEnv:
         - ``"ended"``: the tables whose deal ended at this step (table numbers);
         - ``"scores"`` ``(E, N)``, ``"results"`` (``"played"``, ``"all_passed"``) and
           ``"final_observations"`` ``(E, N, D)`` (every seat's last observation) of those deals;
-        - ``"records"`` (with ``records=True``): their game records (interface.md §5);
+        - ``"records"`` (with ``records=True``): their game records (docs/interface.md §5);
         - ``"annulled"``: deals annulled at once while dealing the replacements.
         """
         if not self._started:

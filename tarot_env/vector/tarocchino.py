@@ -14,11 +14,13 @@ from typing import Any
 import numpy as np
 
 from tarot_env.encoding.bolognese import TarocchinoEncoder
-from tarot_env.envs.tarocchino import TarocchinoEnv, action_to_string, string_to_action
 from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_points, trick_reward
 from tarot_env.errors import IllegalActionError
-from tarot_env.rules.bolognese.game import HandEnd
+from tarot_env.rules.bolognese.actions import action_to_string, string_to_action
+from tarot_env.rules.bolognese.config import TarocchinoConfig
+from tarot_env.rules.bolognese.game import HandEnd, TarocchinoGame
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
+from tarot_env.rules.options import check_env_options, check_illegal_action
 from tarot_env.vector.common import VectorStep, check_actions, check_rows, first_illegal
 
 
@@ -31,22 +33,36 @@ class TarocchinoVectorEnv:
     ``infos["records"]``.
     """
 
-    def __init__(self, num_envs: int, game: str, records: bool = False, **config: Any) -> None:
+    def __init__(
+        self,
+        num_envs: int,
+        game: str,
+        *,
+        num_players: int | None = None,
+        reward: str = "score",
+        shaping: bool = False,
+        oracle: bool = False,
+        dealer: int | None = None,
+        records: bool = False,
+        render_mode: None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        **rules: Any,
+    ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if not isinstance(records, bool):
             raise TypeError(f"records must be True or False, got {records!r}")
-        if config.get("render_mode") is not None:
+        if render_mode is not None:
             raise ValueError("a vector env does not render; make an AEC env to watch a game")
-        # the AEC env checks every option and owns the record format; the vector env shares its game
-        self._proto = TarocchinoEnv(game, **config)
+        check_illegal_action(illegal_action, illegal_reward)  # taken as the AEC env takes it; step() always raises
+        self.config = TarocchinoConfig.make(game, num_players, **rules)
+        check_env_options(self.config.num_players, reward, dealer, shaping=shaping, oracle=oracle)
         self.env_id = f"{game}_v0"
         self.game_name = game
-        self.config = self._proto.config
-        self.game = self._proto.game
+        self.game = TarocchinoGame(self.config)
         self.game.keep_deals = records
-        self.reward_mode, self.shaping, self.oracle = self._proto.reward_mode, self._proto.shaping, self._proto.oracle
-        self.dealer, self.records = self._proto.dealer, records
+        self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
         self.num_envs = int(num_envs)
         self.num_players = self.game.num_players
         self.num_actions = NUM_ACTIONS
@@ -64,7 +80,7 @@ class TarocchinoVectorEnv:
     # ------------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> VectorStep:
         """A new episode at every table. ``options={"deals": [deal, ...]}`` fixes the first
-        hand of each (one interface.md §4 deal per table)."""
+        hand of each (one docs/interface.md §4 deal per table)."""
         options = {} if options is None else options
         if not isinstance(options, dict) or set(options) - {"deals"}:
             raise ValueError(f"reset options must be a dict whose only key is 'deals' (one fixed deal per table), got {options!r:.100}")

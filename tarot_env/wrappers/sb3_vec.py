@@ -23,8 +23,8 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
 
-from tarot_env.envs.base import check_illegal_action
 from tarot_env.errors import IllegalActionError
+from tarot_env.rules.options import check_illegal_action
 from tarot_env.vector import make as make_vector
 from tarot_env.wrappers.single_agent import Agent, check_seat, opponents_list, reseed_default
 

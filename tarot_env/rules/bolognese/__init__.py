@@ -1,4 +1,4 @@
-"""The Bolognese Tarocchino games (rules/tarocchino.md), batch-first."""
+"""The Bolognese Tarocchino games (docs/rules/tarocchino.md), batch-first."""
 
 from tarot_env.rules.bolognese.counting import (
     CARD_VALUE,

@@ -1,4 +1,4 @@
-"""Combinations: *cricche* and *sequenze* (rules/tarocchino.md §6), batch-first.
+"""Combinations: *cricche* and *sequenze* (docs/rules/tarocchino.md §6), batch-first.
 
 A set of cards (a side's Tallone di Presa at the end of a hand, or a hand declared in the
 Accuso, §7) is a bool card mask; the batch functions take ``(R, 62)`` masks, or one ``(62,)``
@@ -36,7 +36,8 @@ Options, as keyword arguments with the spec's default:
   a Mori sequence. ``"both"`` (default): in both, as an Ace counts in its suit and in the Aces
   ([PIS] p.125). The alternatives read "only one of the two": ``"grande"`` (a Moro the Grande
   reaches counts only there, so no Mori sequence is formed then), ``"mori"`` (a valid Mori
-  sequence keeps its Mori and the Grande stops at the 5; without one, the Grande counts them),
+  sequence keeps its Mori and the Grande stops at the 5; without one, the Grande counts them:
+  each Moro is still used by one family only, U26),
   ``"best"`` (whichever of those two scores more for the side, doubling included; a tie keeps
   ``"grande"``).
 - ``doubling`` (U6, and §6.2): ``True`` applies the criccone and the 3-sequence doubling. The
@@ -127,7 +128,7 @@ def _out(values: np.ndarray, single: bool) -> np.ndarray:
 
 def _check_mori(mori: str) -> None:
     if mori not in MORI_OPTIONS:
-        raise ValueError(f"mori must be one of {MORI_OPTIONS} (tarocchino.md U5), got {mori!r}")
+        raise ValueError(f"mori must be one of {MORI_OPTIONS} (docs/rules/tarocchino.md U5), got {mori!r}")
 
 
 def _doubled(total: np.ndarray, count: np.ndarray, doubling: bool) -> np.ndarray:
@@ -231,6 +232,7 @@ def _lengths_row_py(m, mori_code, L):
     elif mori_code == 2:
         if mori_valid:
             grande_mori = 0  # a valid Mori sequence keeps its Mori, and the Grande stops at the 5
+        # else (U26): the Mori make no sequence of their own, so the Grande counts them
     L[0] = 1 + h + numbers + grande_mori + C if grande_valid else 0
 
 

@@ -1,4 +1,4 @@
-"""The rules options of the Tarocchino games: every [CHOICE] of rules/tarocchino.md §15 (U1–U24)
+"""The rules options of the Tarocchino games: every [CHOICE] of docs/rules/tarocchino.md §15 (U1–U24)
 and every "some tables play to ..." as a keyword with the spec's default.
 
 :data:`OPTIONS` is the one table of them: name, default, allowed values, the spec's
@@ -236,7 +236,7 @@ class TarocchinoConfig:
                 )
             full[name] = value
         if game == "mattazza" and full["way"] == "first_two" and n not in (3, 4):
-            raise ValueError(f"way='first_two' is the rule for 3 or 4 players (§14.6b), got num_players={n}")
+            raise ValueError(f"way='first_two' is the rule for 3 or 4 players (docs/rules/tarocchino.md §14.6b), got num_players={n}")
         return cls(game, n, full)
 
     def __getattr__(self, name: str) -> Any:
@@ -258,6 +258,26 @@ class TarocchinoConfig:
     @property
     def num_tricks(self) -> int:
         return TRICKS[self.game]
+
+    def parse_totals(self, totals: Any) -> np.ndarray | None:
+        """The reset option ``totals`` (each seat's running total before the hand) checked, or None."""
+        if totals is None:
+            return None
+        n = self.num_players
+        if self.game not in CLAIMING:  # the games played to a target score
+            raise ValueError(f"'totals' (running totals before this hand) applies to the games with a target, not {self.game}")
+        if (
+            not isinstance(totals, (list, tuple))
+            or len(totals) != n
+            or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) for t in totals)
+        ):
+            raise ValueError(f"'totals' must list {n} ints, one per seat (partners equal), got {totals!r}")
+        t = np.array(totals, dtype=np.int64)
+        if n == 4 and (t[0] != t[2] or t[1] != t[3]):
+            raise ValueError(f"partners share one total: seats 0 and 2, 1 and 3 must be equal, got {list(totals)}")
+        if np.any(t < 0):
+            raise ValueError(f"running totals are never negative, got {list(totals)}")
+        return t
 
     def kernel_options(self) -> np.ndarray:
         """The ``opts`` array the compiled kernels read (state.OPTION_NAMES order)."""

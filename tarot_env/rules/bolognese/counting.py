@@ -1,4 +1,4 @@
-"""The count of card points, the *Conto degli Scartini* (rules/tarocchino.md §3), batch-first.
+"""The count of card points, the *Conto degli Scartini* (docs/rules/tarocchino.md §3), batch-first.
 
 Card values v are those of §3.1 (``BOLOGNESE_DECK.value``, whole points): Re, Angelo, Mondo,
 Bégato, Matto 5; Regina 4; Cavallo 3; Fante 2; every scartino 1. Σ v over the pack = 118.
@@ -80,7 +80,7 @@ def pile_points(piles: np.ndarray, group_size: int | np.ndarray = 2) -> np.ndarr
     if np.any(n % g):
         raise ValueError(
             f"piles of {n.tolist()} cards do not split into groups of {g.tolist()}: count them in half-points "
-            "with pile_half_points (tarocchino.md U18), or make the Matto exchange first (§4.5)"
+            "with pile_half_points (docs/rules/tarocchino.md U18), or make the Matto exchange first (§4.5)"
         )
     return piles @ CARD_VALUE - n + n // g
 

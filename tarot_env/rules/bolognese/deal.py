@@ -1,7 +1,7 @@
-"""The deal and the *Scartata* of the Tarocchino games (rules/tarocchino.md §5, §8–§14, §15), batch-first.
+"""The deal and the *Scartata* of the Tarocchino games (docs/rules/tarocchino.md §5, §8–§14, §15), batch-first.
 
 **Dealing (§4.1, §5.2).** Every game deals packets anticlockwise, starting with the player on
-the dealer's right: seat ``dealer + 1`` (seats are numbered in play order, interface.md §1).
+the dealer's right: seat ``dealer + 1`` (seats are numbered in play order, docs/interface.md §1).
 A pack is the 62 card ids in the order they come off the top; :func:`deal_destinations`
 says, for each pack position, where the card goes (a :class:`DealDestinations` table) and
 :func:`deal_packs` deals shuffled packs ``(R, 62)`` with it.
@@ -24,7 +24,7 @@ taken by a soloist who goes up, otherwise won with the last trick), Millone's se
 (dealt after the first discards, :attr:`Dealt.second` says to whom), or the cards out of
 play (Centocinquanta, Quindici, Mattazza), which are out of the count as well.
 
-**Fixed deals (interface.md §4).** ``{"dealer": d, "hands": [[card, ...] x N], "rest": [...]}``:
+**Fixed deals (docs/interface.md §4).** ``{"dealer": d, "hands": [[card, ...] x N], "rest": [...]}``:
 ``hands`` in seat order, ``rest`` as above (Millone: the second deal's 20 cards in dealing
 order). Where the dealer is dealt last cards, **the last 2 cards of his list are those 2**;
 the order of the other cards of a hand does not matter. :func:`parse_deal` checks a deal
@@ -81,7 +81,7 @@ GAME_TITLES = {
     "quindici": "Quindici",
     "mattazza": "Mattazza",
 }
-#: The player counts of each game (interface.md §1).
+#: The player counts of each game (docs/interface.md §1).
 PLAYER_COUNTS = {
     "ottocento": (4,),
     "quattro_scartate": (4,),
@@ -115,7 +115,9 @@ _OPTION_CHOICES = {"second_deal_first": ("opponent", "dealer"), "first_discarder
 def _check_option(name: str, value: Any) -> None:
     allowed = _OPTION_CHOICES[name]
     if value not in allowed:
-        raise ValueError(f"{name}={value!r} is not an option value; allowed: {', '.join(map(repr, allowed))} (tarocchino.md U22)")
+        raise ValueError(
+            f"{name}={value!r} is not an option value; allowed: {', '.join(map(repr, allowed))} (docs/rules/tarocchino.md U22)"
+        )
 
 
 def check_game(game: Any, num_players: Any = None) -> tuple[str, int]:
@@ -303,7 +305,7 @@ def deal_packs(dest: DealDestinations, dealers: np.ndarray, packs: np.ndarray) -
     )
 
 
-# ====================================================================== fixed deals (interface.md §4)
+# ====================================================================== fixed deals (docs/interface.md §4)
 
 
 def _rest_description(dest: DealDestinations) -> str:
@@ -325,7 +327,7 @@ def _hand_description(dest: DealDestinations, offset: int) -> str:
 
 
 def parse_deal(dest: DealDestinations, deal: Any) -> tuple[int, np.ndarray]:
-    """Check a fixed deal (interface.md §4) -> ``(dealer, pack (62,) int64)``.
+    """Check a fixed deal (docs/interface.md §4) -> ``(dealer, pack (62,) int64)``.
 
     The pack, dealt by :func:`deal_packs` from ``dealer``, gives exactly the deal: each hand's
     cards in the order listed at that seat's pack positions (the dealer's last 2 listed at the
@@ -368,7 +370,7 @@ def parse_deal(dest: DealDestinations, deal: Any) -> tuple[int, np.ndarray]:
 
 
 def format_deal(dest: DealDestinations, dealer: int, pack: np.ndarray) -> dict[str, Any]:
-    """The interface.md §4 form of a deal (``pack`` (62,) as given to :func:`deal_packs`).
+    """The docs/interface.md §4 form of a deal (``pack`` (62,) as given to :func:`deal_packs`).
 
     Hands are in seat order, each in card-id order, the dealer's last cards (in id order) at
     the end of his list; the rest is in pack order (for Millone, the second deal's order).
@@ -453,7 +455,7 @@ def discard_mask(hands: np.ndarray, left: np.ndarray | int) -> np.ndarray:
 def _forbidden_reason(c: int) -> str:
     return (
         f"{BOLOGNESE_DECK.format(c)} is a Carta da 5 (the Kings and the Tarocchi: Angelo, Mondo, Bégato, Matto), "
-        "which may never be discarded (tarocchino.md §5)"
+        "which may never be discarded (docs/rules/tarocchino.md §5)"
     )
 
 

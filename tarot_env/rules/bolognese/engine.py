@@ -1,4 +1,4 @@
-"""The play of a Tarocchino hand, decision by decision (rules/tarocchino.md §4–§14), one row at a time.
+"""The play of a Tarocchino hand, decision by decision (docs/rules/tarocchino.md §4–§14), one row at a time.
 
 This module is the state machine of the seven games: the Terziglio auction, the claim
 windows (*Chiamarsi Fuori*), the discards, the declarations at a player's first turn, the
@@ -240,16 +240,36 @@ def _set_legal_py(ints, seat_ints, cards, legal, b, opts):
         _legal_plays(ints, cards, row[AB_PLAY : AB_PLAY + NUM_CARDS], b, p, opts)
     elif phase == PH_GIVE:
         side = _side(ints, b, p, opts)
-        any_scartino = False
+        only_scartini = _gift_scartini_only(ints, cards, b, side, opts)
         for c in range(NUM_CARDS):
-            o = cards[b, PILE_OF, c]
-            if o >= 0 and c != MATTO and _side(ints, b, o, opts) == side and SCARTINO[c] == 1:
-                any_scartino = True
-        for c in range(NUM_CARDS):
-            o = cards[b, PILE_OF, c]
-            if o >= 0 and c != MATTO and _side(ints, b, o, opts) == side:
-                if SCARTINO[c] == 1 or not any_scartino or opts[O_GIFT_ANY] == 1:
-                    row[AB_GIVE + c] = True
+            row[AB_GIVE + c] = _giftable(ints, cards, b, c, side, only_scartini, opts)
+
+
+def _gift_scartini_only_py(ints, cards, b, side, opts):
+    """U3: True when the card given for the Matto must be a scartino (``matto_gift="scartino"``
+    and ``side``'s pile holds one besides the Matto)."""
+    if opts[O_GIFT_ANY] == 1:
+        return False
+    for c in range(NUM_CARDS):
+        o = cards[b, PILE_OF, c]
+        if o >= 0 and c != MATTO and SCARTINO[c] == 1 and _side(ints, b, o, opts) == side:
+            return True
+    return False
+
+
+_gift_scartini_only = njit(_gift_scartini_only_py, inline=True) or _gift_scartini_only_py
+
+
+def _giftable_py(ints, cards, b, c, side, only_scartini, opts):
+    """§4.5, U3: may card ``c`` be given for the Matto by ``side``: a card of its pile (its
+    discards and, U25, a Pozzo it took included), not the Matto, a scartino if it must be."""
+    o = cards[b, PILE_OF, c]
+    if o < 0 or c == MATTO or _side(ints, b, o, opts) != side:
+        return False
+    return SCARTINO[c] == 1 or not only_scartini
+
+
+_giftable = njit(_giftable_py, inline=True) or _giftable_py
 
 
 def _legal_plays_py(ints, cards, out, b, p, opts):
@@ -320,8 +340,13 @@ _set_legal = njit(_set_legal_py) or _set_legal_py
 
 # ====================================================================== turns and windows
 def _claim_offer_py(ints, seat_ints, b, p, window, opts):
-    """The claim value ``p`` could call at ``window`` (§8.4, U8, U21, U23, U15/U24), and
-    whether the window opens: (-1, 0) when it does not."""
+    """The claim value ``p`` could call at ``window`` (§8.4, U8, U21, U23, U15/U24, U28, U29),
+    and whether the window opens: (-1, 0) when it does not.
+
+    U28: a claim is made *with* declared combinations, so a window opens only when the
+    declaration it would use is worth more than 0 (a total already past the target, after U9's
+    tie, is not enough on its own). U29: in Millone each player also has his first-turn window,
+    with the first-deal cards of his hand (``CLAIM_DECL``, §11.6)."""
     if opts[O_CLAIMS] == 0:
         return -1, 0
     g = opts[O_GAME]
@@ -337,8 +362,10 @@ def _claim_offer_py(ints, seat_ints, b, p, window, opts):
         elif p == d:
             if opts[O_DEALER_AGAIN] == 0:
                 return -1, 0
-        elif g == GM_MILLONE or opts[O_OPP_CLAIM_EARLY] == 1:
-            return -1, 0  # the opponent's window came right after the dealer picked up
+        elif g != GM_MILLONE and opts[O_OPP_CLAIM_EARLY] == 1:
+            return -1, 0  # U21's alternative: the opponent's window came right after the dealer picked up
+    if own <= 0:
+        return -1, 0  # U28: nothing declared, nothing to claim with
     if g == GM_QUINDICI:
         if opts[O_QUINDICI_RAW] == 1:
             value = _qround(seat_ints[b, p, RAW_TOTAL] + own)
@@ -525,6 +552,13 @@ def _end_trick_py(ints, seat_ints, cards, hist, b, opts):
         return
     ints[b, LAST_WINNER] = w
     ints[b, PHASE] = PH_SCORE
+    if opts[O_GAME] == GM_TERZIGLIO and ints[b, CONTRACT] == DI_MIO:
+        # §10.3, U25: the unused Pozzo goes, unseen, to the pile of the last trick's winner, before
+        # the Matto exchange, which is then made on the final piles (its cards keep PL_POZZO as
+        # their place, as discards keep PL_DISCARD)
+        for c in range(NUM_CARDS):
+            if cards[b, PLACE, c] == PL_POZZO:
+                cards[b, PILE_OF, c] = w
     m = ints[b, MATTO_SEAT]
     if m < 0 or _side(ints, b, ints[b, MATTO_WINNER], opts) == _side(ints, b, m, opts):
         return
@@ -539,11 +573,31 @@ def _end_trick_py(ints, seat_ints, cards, hist, b, opts):
         cards[b, PILE_OF, MATTO] = ints[b, MATTO_WINNER]
         ints[b, MATTO_SEAT] = -1
     elif opts[O_EXCHANGE_CHOOSE] == 1:
-        ints[b, PHASE] = PH_GIVE
-        ints[b, CURRENT] = m
+        only_scartini = _gift_scartini_only(ints, cards, b, side, opts)
+        count = 0
+        gift = -1
+        for c in range(NUM_CARDS):
+            if _giftable(ints, cards, b, c, side, only_scartini, opts):
+                count += 1
+                gift = c
+        if count == 1:
+            _give(ints, cards, b, gift)  # U30: a decision with one possible answer is not asked
+        else:
+            ints[b, PHASE] = PH_GIVE
+            ints[b, CURRENT] = m
 
 
 _end_trick = njit(_end_trick_py, inline=True) or _end_trick_py
+
+
+def _give_py(ints, cards, b, c):
+    """§4.5: card ``c`` goes to the winner of the Matto's trick; the hand is then scored."""
+    cards[b, PILE_OF, c] = ints[b, MATTO_WINNER]
+    ints[b, MATTO_SEAT] = -2  # exchange made
+    ints[b, PHASE] = PH_SCORE
+
+
+_give = njit(_give_py, inline=True) or _give_py
 
 
 def _play_py(ints, seat_ints, cards, hist, b, c, opts):
@@ -684,10 +738,7 @@ def step_row_py(ints, seat_ints, cards, hist, legal, b, a, opts):
         cards[b, HAND_OF, c] = -1
         _play(ints, seat_ints, cards, hist, b, c, opts)
     elif phase == PH_GIVE:
-        c = a - AB_GIVE
-        cards[b, PILE_OF, c] = ints[b, MATTO_WINNER]
-        ints[b, MATTO_SEAT] = -2  # exchange made
-        ints[b, PHASE] = PH_SCORE
+        _give(ints, cards, b, a - AB_GIVE)
     _set_legal(ints, seat_ints, cards, legal, b, opts)
 
 

@@ -9,9 +9,9 @@ runs once a hand in NumPy, from the tested building blocks:
 - ``PREPARE`` (hands final, before the first card): the value of each player's declaration
   and the cards it would show (:mod:`.combinations`, §7), and what each may use to claim
   (§8.4; Millone: first-deal cards only, §11.6);
-- ``SCORE`` (the hand is over): the automatic Matto exchange (§4.5, U3, U20), the hand's
-  scores (:mod:`.scoring`), and in a match the running totals, the end of the game and the
-  next deal.
+- ``SCORE`` (the hand is over): the automatic Matto exchange (§4.5, U3, U20; on the final
+  piles, U25), the hand's scores (:mod:`.scoring`; a claimed hand: the declarations made,
+  U27), and in a match the running totals, the end of the game and the next deal.
 
 Seats are absolute and in play order; the first player dealt to and the Primo di Mano is the
 dealer's right, ``dealer + 1``.
@@ -90,6 +90,7 @@ from tarot_env.rules.bolognese.state import (
     SOLOIST,
     TOTAL,
     TRICKS,
+    WINDOW,
     TarocchinoState,
 )
 
@@ -162,7 +163,7 @@ class TarocchinoGame:
         return tuple(int(s) for s in np.flatnonzero(state.seat_ints[row, :, ACTIVE]))
 
     def parse_deal(self, deal: Any, active: tuple[int, ...] | None = None) -> tuple[int, np.ndarray]:
-        """A fixed deal (interface.md §4) checked -> ``(dealer, pack)``; seats out of a Mattazza
+        """A fixed deal (docs/interface.md §4) checked -> ``(dealer, pack)``; seats out of a Mattazza
         match (``active`` excludes them) must have empty hands."""
         n = self.num_players
         if active is None or len(active) == n:
@@ -345,8 +346,7 @@ class TarocchinoGame:
             ok = result[i] == RS_CLAIMED
             infos[i].update(result="claimed" if ok else "wrong_claim", claimer=claimer, claim_value=int(ints[r, CLAIM_VALUE]))
             if ok:
-                used = int(ints[r, CLAIM_VALUE]) - int(seat_ints[r, claimer, TOTAL])
-                scores[i] = [used if self.side_of(state, r, s) == side else 0 for s in range(n)]
+                scores[i] = self._claimed_scores(state, r, claimer, side)
         seat_ints[rows, :, SCORE] = scores
         sides = self._sides(state, rows)
         active = seat_ints[rows, :, ACTIVE] == 1
@@ -375,6 +375,26 @@ class TarocchinoGame:
                     packs[k] = np.argsort(rng.random(NUM_CARDS))
             self.start_deals(state, rows[go_on], next_dealer[go_on], packs, new_match=False)
         return ends
+
+    def _claimed_scores(self, state: TarocchinoState, r: int, claimer: int, side: int) -> np.ndarray:
+        """(N,) each seat's score of a hand ended by a correct claim (U27): every declaration made
+        so far in the hand counts for its side, as §7 records it at once. The claiming side has
+        the declaration its claim used (the claimer's own; in Ottocento's §8.4 step 4 the Primo's
+        is part of it, and counted once) and what its players declared before; the other side
+        what its players declared. Quindici: rounded (q) as a hand score is (§13, U15); the
+        claimer's part is the rounded value his claim used (U24)."""
+        ints, seat_ints = state.ints, state.seat_ints
+        sides = self.sides(state, r)
+        declared = np.bincount(sides, weights=seat_ints[r, :, DECLARED], minlength=2).astype(np.int64)
+        used = int(ints[r, CLAIM_VALUE]) - int(seat_ints[r, claimer, TOTAL])
+        if self.game == "quindici":  # two players: the claimer has declared nothing yet
+            credit = quindici_round(declared)
+            credit[side] += used
+        else:  # the claimer's own declaration (his first cards at his pickup window, §8.4.1)
+            own = int(ints[r, PICKUP_DECL]) if int(ints[r, WINDOW]) == engine.W_PICKUP else int(seat_ints[r, claimer, CLAIM_DECL])
+            credit = declared
+            credit[side] += own
+        return credit[sides]
 
     def _next_queued(self, state: TarocchinoState, r: int, dealer: int, queued: list) -> np.ndarray:
         q_dealer, pack, q_active = queued.pop(0)
@@ -410,7 +430,8 @@ class TarocchinoGame:
         """§4.5 with U3 and U20: the Matto's owner's side gives one card to the side that won
         the Matto's trick: a scartino if it has one (U3), the one that costs the giver least
         (card values + combinations of what it keeps), then the one that helps the receiver
-        least, then the lowest card id."""
+        least, then the lowest card id. The piles are the final ones: a Terziglio "di mio"
+        Pozzo is already in the last trick's winner's pile (U25, done by the engine)."""
         m = state.ints[rows, MATTO_SEAT]
         w = state.ints[rows, MATTO_WINNER]
         sides = self._sides(state, rows)
@@ -460,9 +481,10 @@ class TarocchinoGame:
             info["result"] = "played"
         if self.game == "terziglio":
             contract = ints[rows, CONTRACT]
-            pozzo = state.cards[rows, PLACE] == PL_POZZO
+            # a "di mio" Pozzo is already in the piles: the engine put it in the last trick's
+            # winner's pile before the Matto exchange (U25)
             res = terziglio_hand(
-                piles, tricks, last, ints[rows, SOLOIST], contract, decl, pozzo if np.any(contract == 2) else None,
+                piles, tricks, last, ints[rows, SOLOIST], contract, decl, None,
                 poste_rounding=o["poste_rounding"], odd_pile=o["odd_pile"],
                 keep_capotted_declarations=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"], **common,
             )  # fmt: skip

@@ -1,4 +1,4 @@
-"""End-of-hand scoring and the game-level rules of the Tarocchino games (rules/tarocchino.md §§4.6, 7–14), batch-first.
+"""End-of-hand scoring and the game-level rules of the Tarocchino games (docs/rules/tarocchino.md §§4.6, 7–14), batch-first.
 
 Everything here is a pure function over rows: piles of won cards as bool card masks
 ``(R, S, 62)`` (R rows, S sides or players), per-row integers ``(R,)`` or ``(R, S)``. Nothing
@@ -143,7 +143,7 @@ def _tricks(tricks_won, shape: tuple[int, int], total: int | None, last_trick: n
 
 def _check_option(value: object, options: tuple, name: str, u: str) -> None:
     if value not in options:
-        raise ValueError(f"{name} must be one of {options} (tarocchino.md {u}), got {value!r}")
+        raise ValueError(f"{name} must be one of {options} (docs/rules/tarocchino.md {u}), got {value!r}")
 
 
 # --------------------------------------------------------------------------- cappotto (§4.6)
@@ -249,7 +249,7 @@ def hand_scores(
         cards = pile_half_points(flat, group_size)
     else:
         if group_size != 2:
-            raise ValueError("odd_pile='odd_alone' is a rule of the pair count (U18)")
+            raise ValueError("odd_pile='odd_alone' is a rule of the pair count (docs/rules/tarocchino.md U18)")
         n = np.count_nonzero(flat, axis=-1)
         cards = 2 * (flat @ CARD_VALUE - n // 2)
     cards = cards.reshape(R, S)
@@ -410,7 +410,9 @@ def ottocento_claims(
        partner's (§8.4.5); U8 (``dealer_claims_after_pickup``, default True) lets him claim
        with his own alone; False: not at all.
 
-    The claim is correct when the sum reaches ``target`` (800; 1000 and 1500 at some tables).
+    The claim is correct when the sum reaches ``target`` (800; 1000 and 1500 at some tables)
+    and the declaration it uses is worth more than 0 (U28: one claims *with* declared
+    combinations, so a total already past the target, after U9's tie, is not enough alone).
     """
     tot = _int_rows(totals, "totals", (len(np.asarray(dealer)), 2))
     R = len(tot)
@@ -428,7 +430,7 @@ def ottocento_claims(
     primo, dp, pp = (d + 1) % 4, (d + 2) % 4, (d + 3) % 4
     own = np.stack([pick, dec[rows, primo], dec[rows, dp], dec[rows, primo] + dec[rows, pp], dec[rows, d]], axis=1)
     value = side_total + own
-    allowed = value >= target
+    allowed = (value >= target) & (own > 0)  # U28: a claim is made with a declaration worth more than 0
     if partner_needs_own_declaration:
         allowed[:, 3] &= dec[rows, pp] > 0
     if not dealer_claims_after_pickup:
@@ -454,7 +456,11 @@ def duel_claims(
     may serve a claim in Millone (§11.6): the caller values those. Steps: the dealer before
     picking up, the opponent, the dealer again with his own declaration (U8, U21;
     ``dealer_claims_after_pickup=False``: not at all). ``target``: 1000 (Millone), 150
-    (151, 200) for Centocinquanta.
+    (151, 200) for Centocinquanta. A claim needs a declaration worth more than 0 (U28).
+
+    Millone's opponent also has a window at his own first turn (U29), with the first-deal cards
+    he still holds after his discards (a part of his 20 cards); it is not a step here: to
+    state it, call again with that value as his declaration.
     """
     tot = _int_rows(totals, "totals", (len(np.asarray(dealer)), 2))
     R = len(tot)
@@ -472,7 +478,7 @@ def _duel(tot: np.ndarray, d: np.ndarray, own: np.ndarray, target: int, dealer_a
     R = len(tot)
     side = np.stack([d, 1 - d, d], axis=1)
     value = tot[np.arange(R)[:, None], side] + own
-    allowed = value >= target
+    allowed = (value >= target) & (own > 0)  # U28
     if not dealer_again:
         allowed[:, 2] = False
     return Claims(DUEL_CLAIMS, side, value, allowed, int(target))
@@ -518,7 +524,7 @@ def quindici_claims(
     raw = _int_rows(raw_totals, "raw_totals", (R, 2))
     side = np.stack([d, 1 - d, d], axis=1)
     value = quindici_round(raw[rows[:, None], side] + own_raw)
-    allowed = value >= target
+    allowed = (value >= target) & (own_raw > 0)  # U28
     if not dealer_claims_after_pickup:
         allowed[:, 2] = False
     return Claims(DUEL_CLAIMS, side, value, allowed, int(target))
@@ -849,7 +855,7 @@ def mattazza_hand(
     last = _int_rows(last_trick, "last_trick", (R,))
     t = _tricks(tricks_won, (R, n), MATTAZZA_TRICKS, last)
     if np.any(np.count_nonzero(p, axis=2) != n * t):
-        raise ValueError("each Mattazza pile holds n cards per trick won; make the Matto exchange (§4.5) first")
+        raise ValueError("each Mattazza pile holds n cards per trick won; make the Matto exchange (docs/rules/tarocchino.md §4.5) first")
     hand = hand_scores(p, t, last, group_size=n, num_tricks=MATTAZZA_TRICKS, mori=mori, doubling=doubling)
     if not full_count:
         zero = np.zeros_like(hand.total)

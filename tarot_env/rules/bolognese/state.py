@@ -73,7 +73,7 @@ PL_HAND, PL_EXTRA, PL_SECOND, PL_POZZO, PL_OUT, PL_DISCARD, PL_TABLE, PL_PILE = 
 # the games (kernel code)
 GM_OTTOCENTO, GM_QUATTRO_SCARTATE, GM_TERZIGLIO, GM_MILLONE, GM_CENTOCINQUANTA, GM_QUINDICI, GM_MATTAZZA = range(7)
 
-# ---------------------------------------------------------------------- actions (interface.md §3)
+# ---------------------------------------------------------------------- actions (docs/interface.md §3)
 AB_PLAY = 0  # play <card>: 0..61
 AB_DISCARD = NUM_CARDS  # discard <card>: 62..123
 AB_GIVE = 2 * NUM_CARDS  # give <card>: 124..185
@@ -203,5 +203,6 @@ class TarocchinoState:
         return np.flatnonzero((c[HAND_OF] == seat) & (c[PLACE] == PL_HAND))
 
     def pile(self, row: int, seat: int) -> np.ndarray:
-        """The card ids in ``seat``'s pile (won tricks, discards, the Matto he covered)."""
+        """The card ids in ``seat``'s pile (won tricks, discards, the Matto he covered, and a
+        Terziglio "di mio" Pozzo taken with the last trick, U25, whose place stays PL_POZZO)."""
         return np.flatnonzero(self.cards[row, PILE_OF] == seat)

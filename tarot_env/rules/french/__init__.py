@@ -1,4 +1,4 @@
-"""French Tarot under the FFT rules (rules/french_tarot.md), batch-first."""
+"""French Tarot under the FFT rules (docs/rules/french_tarot.md), batch-first."""
 
 from tarot_env.rules.french.config import FrenchTarotConfig
 from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError

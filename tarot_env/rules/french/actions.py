@@ -1,6 +1,6 @@
 """The French Tarot action space: one ``Discrete`` space, one canonical string per action.
 
-| ids | action strings (interface.md §3) |
+| ids | action strings (docs/interface.md §3) |
 |---|---|
 | 0–77 | ``play <card>`` |
 | 78–155 | ``discard <card>`` (the écart, one card per action) |

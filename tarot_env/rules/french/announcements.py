@@ -1,4 +1,4 @@
-"""Announcements (rules/french_tarot.md §5): the chelem and the poignée.
+"""Announcements (docs/rules/french_tarot.md §5): the chelem and the poignée.
 
 Chelem: only the taker may announce one, once (option ``chelem_announcement`` says when);
 he then leads to the first trick.
@@ -19,34 +19,44 @@ import numpy as np
 from tarot_env.cards.french import EXCUSE, IS_TRUMP
 
 if TYPE_CHECKING:
-    from tarot_env.rules.french.game import FrenchTarotGame
+    from tarot_env.rules.french.protocol import Rules
     from tarot_env.rules.french.state import FrenchTarotState
 
 
-def showable_trumps(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """(R, 78) bool: the trumps each seat may show (hand, plus forced écart trumps)."""
+def showable_trumps(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """(R, 78) bool: the trumps each seat may show (hand, plus forced écart trumps).
+
+    ``rows`` and ``seats`` broadcast together (``(R,)`` each, or ``(R, 1)`` and ``(1, N)`` for
+    every seat of each row: ``(R, N, 78)``)."""
     trumps = s.hands[rows, seats] & IS_TRUMP
     if g.config.poignee_forced_discards:
-        trumps |= (s.ecart[rows] & IS_TRUMP) & (seats == s.taker[rows])[:, None]
+        trumps |= (s.ecart[rows] & IS_TRUMP) & (seats == s.taker[rows])[..., None]
     return trumps
 
 
-def poignee_options(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """(R, 3) bool: which of simple, double, triple each seat can show exactly."""
-    n_trumps = np.count_nonzero(showable_trumps(g, s, rows, seats), axis=1)[:, None]
-    excuse = s.hands[rows, seats, EXCUSE][:, None]
-    sizes = g.poignee_sizes[None, :]
+def poignee_options(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """(R, 3) bool: which of simple, double, triple each seat can show exactly (``rows`` and
+    ``seats`` broadcast as in :func:`showable_trumps`, with the 3 options last)."""
+    n_trumps = np.count_nonzero(showable_trumps(g, s, rows, seats), axis=-1)[..., None]
+    excuse = s.hands[rows, seats, EXCUSE][..., None]
+    sizes = g.poignee_sizes
     return (n_trumps >= sizes) | (excuse & (n_trumps + 1 == sizes))
 
 
-def poignee_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+def may_declare_poignee(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Whether each seat can show some poignée (:func:`poignee_options`): the players who are
+    asked at their first card (``poignee_todo``)."""
+    return poignee_options(g, s, rows, seats).any(axis=-1)
+
+
+def poignee_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """(R, 4) bool over ``poignee simple, double, triple, no_poignee``."""
     mask = np.ones((len(rows), 4), dtype=bool)
     mask[:, :3] = poignee_options(g, s, rows, s.current[rows])
     return mask
 
 
-def apply_poignee(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, choice: np.ndarray) -> np.ndarray:
+def apply_poignee(g: Rules, s: FrenchTarotState, rows: np.ndarray, choice: np.ndarray) -> np.ndarray:
     """Declare (``choice`` 0..2) or not (3). Returns the rows where the player now picks
     his trumps one by one (``poignee_trumps="choose"``)."""
     seat = s.current[rows]
@@ -67,7 +77,7 @@ def apply_poignee(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, cho
     return rows[choose]
 
 
-def _pick(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, trumps: np.ndarray, size: np.ndarray) -> np.ndarray:
+def _pick(g: Rules, s: FrenchTarotState, rows: np.ndarray, trumps: np.ndarray, size: np.ndarray) -> np.ndarray:
     """The ``size`` trumps shown automatically: trumps already shown in the écart first, then
     the lowest (or highest) of the hand."""
     known = trumps & s.ecart[rows]
@@ -80,13 +90,13 @@ def _pick(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, trumps: np.
     return known | (rest & (order <= need))
 
 
-def show_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+def show_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """(R, 78) bool: trumps the player may still add to his poignée."""
     seat = s.current[rows]
     return showable_trumps(g, s, rows, seat) & ~s.poignee_cards[rows, seat]
 
 
-def apply_show(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
+def apply_show(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
     """Show one trump; returns the rows whose poignée is complete."""
     s.poignee_cards[rows, s.current[rows], card] = True
     s.show_left[rows] -= 1

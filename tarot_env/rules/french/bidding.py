@@ -1,4 +1,4 @@
-"""Bidding (rules/french_tarot.md §3).
+"""Bidding (docs/rules/french_tarot.md §3).
 
 The dealer's right-hand neighbour (``dealer + 1``) speaks first; each player speaks exactly
 once, passing or bidding a contract strictly higher than the highest so far. The highest
@@ -12,20 +12,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from tarot_env.rules.french.game import FrenchTarotGame
+    from tarot_env.rules.french.protocol import Rules
     from tarot_env.rules.french.state import FrenchTarotState
 
 _CONTRACT_CODES = np.arange(1, 5)
 
 
-def bid_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+def bid_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """(R, 5) bool over ``pass, petite, garde, garde_sans, garde_contre``."""
     mask = np.ones((len(rows), 5), dtype=bool)
     mask[:, 1:] = _CONTRACT_CODES[None, :] > s.contract[rows, None]
     return mask
 
 
-def apply_bid(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, bid: np.ndarray) -> np.ndarray:
+def apply_bid(g: Rules, s: FrenchTarotState, rows: np.ndarray, bid: np.ndarray) -> np.ndarray:
     """Record each row's bid (0 = pass); returns the rows whose bidding is over."""
     seat = s.current[rows]
     s.bids[rows, seat] = bid

@@ -1,4 +1,4 @@
-"""The 5-player call (rules/french_tarot.md §10).
+"""The 5-player call (docs/rules/french_tarot.md §10).
 
 After the bidding and before the chien is turned over the taker calls a King; with all four
 Kings he may call a Queen, with all Kings and Queens a Knight, and a Jack with all Kings,
@@ -16,7 +16,7 @@ import numpy as np
 from tarot_env.cards.french import CALLABLE
 
 if TYPE_CHECKING:
-    from tarot_env.rules.french.game import FrenchTarotGame
+    from tarot_env.rules.french.protocol import Rules
     from tarot_env.rules.french.state import FrenchTarotState
 
 # CALLABLE is ordered K, Q, N, J within each suit; this is the rank slot of each call action.
@@ -24,7 +24,7 @@ _SLOT = np.tile(np.arange(4), 4)
 _RANK_CARDS = CALLABLE.reshape(4, 4).T  # (rank slot K/Q/N/J, suit) -> card id
 
 
-def call_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+def call_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """(R, 16) bool over the callable cards in ``CALLABLE`` order."""
     hand = s.hands[rows, s.taker[rows]]
     all_of = hand[:, _RANK_CARDS].all(axis=2)  # (R, 4): holds all K, all Q, all N, all J
@@ -37,7 +37,7 @@ def call_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.n
     return allowed[:, _SLOT]
 
 
-def apply_call(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, slot: np.ndarray) -> None:
+def apply_call(g: Rules, s: FrenchTarotState, rows: np.ndarray, slot: np.ndarray) -> None:
     card = CALLABLE[slot]
     s.called[rows] = card
     holder = np.argmax(s.hands[rows, :, card], axis=1)

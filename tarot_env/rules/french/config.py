@@ -1,6 +1,6 @@
 """Rule options of French Tarot: one frozen dataclass, every field with the spec's default.
 
-Each field that is not the player count answers a point the spec (rules/french_tarot.md)
+Each field that is not the player count answers a point the spec (docs/rules/french_tarot.md)
 marks **[interpretation]**; the docstring of each field cites it. ``docs/french_tarot.md``
 lists them as a table.
 """
@@ -69,7 +69,7 @@ class FrenchTarotConfig:
             showed) may be shown again in his poignée.
         petit_au_bout_defence_chelem_shift: §7 / §15.12. In a defence chelem with the
             Excuse played to the last trick, the Petit in the penultimate trick is au bout.
-        poignee_trumps: §5.2 and interface.md §3. Which trumps a poignée shows when the
+        poignee_trumps: §5.2 and docs/interface.md §3. Which trumps a poignée shows when the
             player holds more than the size: the ``"lowest"`` (trumps already shown in the
             écart first), the ``"highest"``, or ``"choose"`` them one by one (``show`` actions).
         chien_after_packets: §2 / §15.10. The packets after which one card goes to the chien
@@ -153,7 +153,7 @@ class FrenchTarotConfig:
                 f"chien_after_packets={packets!r} is not a legal dealing pattern for "
                 f"{self.num_players} players: give {self.chien_size} distinct packet numbers in "
                 f"1..{n_packets - 1} (a chien card after packet 0 would be the first card, after "
-                f"the last packet the last card of the pack, which §2 forbids)"
+                f"the last packet the last card of the pack, which docs/rules/french_tarot.md §2 forbids)"
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -169,3 +169,15 @@ class FrenchTarotConfig:
     @classmethod
     def option_names(cls) -> list[str]:
         return [f.name for f in fields(cls)]
+
+
+def make_config(num_players: int = 4, **rules: Any) -> FrenchTarotConfig:
+    """The rules configuration from env keywords (the AEC and vector envs alike), refusing
+    unknown ones by name. The env options besides the rules are checked by
+    :func:`tarot_env.rules.options.check_env_options`."""
+    names = FrenchTarotConfig.option_names()
+    unknown = set(rules) - set(names)
+    if unknown:
+        allowed = ["num_players", "render_mode", "reward", "shaping", "oracle", "dealer", *names[1:]]
+        raise TypeError(f"unknown french_tarot_v0 option(s) {sorted(unknown)}; the options are: {', '.join(allowed)}")
+    return FrenchTarotConfig(num_players=num_players, **rules)

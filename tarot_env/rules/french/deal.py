@@ -1,4 +1,4 @@
-"""The deal (rules/french_tarot.md §2): packets, the chien, the petit sec, fixed deals."""
+"""The deal (docs/rules/french_tarot.md §2): packets, the chien, the petit sec, fixed deals."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def petit_sec(hands: np.ndarray) -> np.ndarray:
 
 
 def parse_deal(config: FrenchTarotConfig, deal: Any) -> tuple[int, np.ndarray, np.ndarray]:
-    """Check a fixed deal (interface.md §4) -> ``(dealer, hands (N, 78), chien (78,))``.
+    """Check a fixed deal (docs/interface.md §4) -> ``(dealer, hands (N, 78), chien (78,))``.
 
     ``deal`` is ``{"dealer": d, "hands": [[card, ...] x N], "rest": [chien cards]}``.
     """
@@ -80,7 +80,7 @@ def parse_deal(config: FrenchTarotConfig, deal: Any) -> tuple[int, np.ndarray, n
 
 
 def format_deal(dealer: int, hands: np.ndarray, chien: np.ndarray) -> dict[str, Any]:
-    """The interface.md §4 form of a deal (cards in id order)."""
+    """The docs/interface.md §4 form of a deal (cards in id order)."""
     names = FRENCH_DECK.names
     return {
         "dealer": int(dealer),

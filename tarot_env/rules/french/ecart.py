@@ -1,4 +1,4 @@
-"""Chien and écart (rules/french_tarot.md §4).
+"""Chien and écart (docs/rules/french_tarot.md §4).
 
 Petite and garde: the chien is shown to all and taken up by the taker, who discards as many
 cards, one per action. Never a King or a bout; trumps 2–20 only when he has too few other
@@ -15,13 +15,13 @@ import numpy as np
 from tarot_env.cards.french import ECART_FREE, ECART_TRUMPS
 
 if TYPE_CHECKING:
-    from tarot_env.rules.french.game import FrenchTarotGame
+    from tarot_env.rules.french.protocol import Rules
     from tarot_env.rules.french.state import FrenchTarotState
 
 GARDE = 2  # contracts up to garde show the chien
 
 
-def take_chien(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+def take_chien(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """Deal with the chien once the contract (and call) is known; returns the rows that
     now discard (petite, garde)."""
     taker = s.taker[rows]
@@ -38,7 +38,7 @@ def take_chien(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.
     return up
 
 
-def ecart_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+def ecart_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """(R, 78) bool: the cards the taker may put in the écart next."""
     hand = s.hands[rows, s.taker[rows]]
     free = hand & ECART_FREE
@@ -46,7 +46,7 @@ def ecart_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.
     return np.where(short[:, None], free | (hand & ECART_TRUMPS), free)
 
 
-def apply_discard(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
+def apply_discard(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
     """Discard one card per row; returns the rows whose écart is complete."""
     taker = s.taker[rows]
     s.hands[rows, taker, card] = False

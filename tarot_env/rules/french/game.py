@@ -1,6 +1,6 @@
 """French Tarot as a batch-first game: ``deal``, ``legal_action_mask``, ``step`` over arrays.
 
-The order of a deal (rules/french_tarot.md §14):
+The order of a deal (docs/rules/french_tarot.md §14):
 
     deal -> [petit sec: annulled] -> BID (each player once) -> [all pass: thrown in]
          -> CALL (5 players) -> [CHELEM if announced before the écart]
@@ -20,11 +20,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tarot_env.cards.french import EXCUSE, FRENCH_DECK, IS_TRUMP, NUM_CARDS
+from tarot_env.cards.french import FRENCH_DECK, NUM_CARDS
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.french import actions as A
-from tarot_env.rules.french import announcements, bidding, call, ecart, play, scoring
-from tarot_env.rules.french._play_kernel import play_options
+from tarot_env.rules.french import announcements, bidding, call, ecart, play, scoring, teams
 from tarot_env.rules.french.config import FrenchTarotConfig
 from tarot_env.rules.french.deal import deal_destinations, deal_packs, petit_sec
 from tarot_env.rules.french.state import FrenchTarotState, Phase, Result
@@ -57,11 +56,8 @@ def _show_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.
 class FrenchTarotGame:
     """The rules of French Tarot for one configuration, applied to a batch of deals."""
 
-    def __init__(self, config: FrenchTarotConfig | None = None, use_jit: bool | None = None) -> None:
-        """``use_jit``: run the compiled twins of the play phase (default: when numba is
-        installed); False runs the NumPy reference (:mod:`tarot_env.rules.french.play`)."""
+    def __init__(self, config: FrenchTarotConfig | None = None) -> None:
         self.config = config or FrenchTarotConfig()
-        self.use_jit = play.JIT_READY if use_jit is None else bool(use_jit and play.JIT_READY)
         self.num_players = self.config.num_players
         self.num_tricks = self.config.num_tricks
         self.num_actions = A.NUM_ACTIONS
@@ -69,7 +65,8 @@ class FrenchTarotGame:
         self.tricks = TrickTables.for_deck(FRENCH_DECK, must_overtrump=True)
         self._blank: FrenchTarotState | None = None
         self._destinations = deal_destinations(self.config)
-        self.play_options = play_options(self)  # what the compiled play kernels need to know of the rules
+        self._seats = np.arange(self.num_players)
+        self.play_options = play.play_options(self)  # what the play phase's row functions read of the rules
         self._mask_fns: dict[int, Callable] = {
             Phase.BID: bidding.bid_mask,
             Phase.CALL: call.call_mask,
@@ -91,14 +88,12 @@ class FrenchTarotGame:
 
     # ------------------------------------------------------------------ teams
     def is_attack(self, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """Whether ``seats`` (broadcast against ``rows``) are the taker or his partner."""
-        return (seats == s.taker[rows]) | ((seats == s.partner[rows]) & (seats >= 0))
+        """Whether ``seats`` (broadcast against ``rows``) are the taker or his partner (:func:`.teams.is_attack`)."""
+        return teams.is_attack(seats, s.taker[rows], s.partner[rows])
 
     def defence_seat(self, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
-        """The defender who keeps the defence's cards: the one opposite the taker (§4), or
-        the next defender after that seat when it is the 5-player partner."""
-        seat = (s.taker[rows] + self.num_players // 2) % self.num_players
-        return np.where(seat == s.partner[rows], (seat + 1) % self.num_players, seat)
+        """The defender who keeps the defence's cards (:func:`.teams.defence_seat`)."""
+        return teams.defence_seat(s.taker[rows], s.partner[rows], self.num_players)
 
     # ------------------------------------------------------------------ deal
     def new_state(self, batch: int) -> FrenchTarotState:
@@ -217,8 +212,11 @@ class FrenchTarotGame:
             if not s.hands[row, holder, card]:
                 return f": {FRENCH_DECK.format(card)} is not in the hand"
             if phase == Phase.PLAY:
-                return ": the rules of §6.2 require following suit, trumping or overtrumping (or §10's opening lead)"
-            return ": kings and bouts may never be discarded, trumps only when forced (§4)"
+                return (
+                    ": the rules of docs/rules/french_tarot.md §6.2 require following suit, trumping or overtrumping"
+                    " (or §10's opening lead)"
+                )
+            return ": kings and bouts may never be discarded, trumps only when forced (docs/rules/french_tarot.md §4)"
         if phase == Phase.BID:
             return ": a bid must be higher than the highest bid so far"
         return ""
@@ -273,12 +271,7 @@ class FrenchTarotGame:
         """Who may show a poignée, and the opening lead: ``dealer + 1``, or the taker after
         a chelem announcement (§5.1, §6.1)."""
         n = self.num_players
-        seats = np.arange(n)
-        trumps = np.count_nonzero(s.hands[rows] & IS_TRUMP, axis=2)
-        if self.config.poignee_forced_discards:
-            forced = np.count_nonzero(s.ecart[rows] & IS_TRUMP, axis=1)
-            trumps += np.where(seats[None, :] == s.taker[rows, None], forced[:, None], 0)
-        s.poignee_todo[rows] = trumps + s.hands[rows, :, EXCUSE] >= self.poignee_sizes[0]
+        s.poignee_todo[rows] = announcements.may_declare_poignee(self, s, rows[:, None], self._seats[None, :])
         lead = np.where(s.chelem[rows], s.taker[rows], (s.dealer[rows] + 1) % n)
         s.leader[rows] = lead
         s.current[rows] = lead

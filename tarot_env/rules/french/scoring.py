@@ -1,4 +1,4 @@
-"""End of deal and scoring (rules/french_tarot.md §7–§9).
+"""End of deal and scoring (docs/rules/french_tarot.md §7–§9).
 
 Everything is computed in half-points: the attack's card points are the values of the
 cards in its piles (tricks, écart or chien as the contract says) plus the Excuse exchange.
@@ -23,7 +23,7 @@ from tarot_env.rules.french.actions import MULTIPLIER, POIGNEE_BONUS
 from tarot_env.rules.french.state import Chelem
 
 if TYPE_CHECKING:
-    from tarot_env.rules.french.game import FrenchTarotGame
+    from tarot_env.rules.french.protocol import Rules
     from tarot_env.rules.french.state import FrenchTarotState
 
 #: Points the attack needs with 0, 1, 2, 3 bouts, in half-points (§1).
@@ -31,7 +31,7 @@ THRESHOLD_HALF_POINTS = 2 * np.array([56, 51, 41, 36], dtype=np.int64)
 _VALUE = FRENCH_DECK.value.astype(np.int64)
 
 
-def score_deal(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> None:
+def score_deal(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> None:
     """Fill the result fields and ``scores`` of finished deals."""
     T = g.num_tricks
     taker, partner = s.taker[rows], s.partner[rows]
@@ -86,7 +86,7 @@ def share_out(n: int, taker: np.ndarray, partner: np.ndarray, unit: np.ndarray) 
     return scores
 
 
-def _petit_au_bout(g: FrenchTarotGame, s: FrenchTarotState, rows, attack_chelem, defence_chelem) -> np.ndarray:
+def _petit_au_bout(g: Rules, s: FrenchTarotState, rows, attack_chelem, defence_chelem) -> np.ndarray:
     """§7: +1 if the attack won the last trick with the Petit in it, -1 for the defence.
 
     In a chelem whose side played the Excuse to the last trick, the Petit counts au bout in

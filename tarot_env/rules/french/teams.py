@@ -1,4 +1,4 @@
-"""Who plays with whom (rules/french_tarot.md §4, §10): the attack and the defence.
+"""Who plays with whom (docs/rules/french_tarot.md §4, §10): the attack and the defence.
 
 The attack is the taker and, with 5 players, the holder of the called card (his partner,
 ``-1`` when he plays alone); everyone else defends. Each rule is written once, in arithmetic
