@@ -584,7 +584,7 @@ def _usable_value(env, pickup: bool, primo_declared: int, rounded: bool) -> int:
     p = seat(env)
     mask = np.zeros(62, dtype=bool)
     if pickup:
-        dealt = env.game.format_deal(*env.game.dealt[0][-1])["hands"][d][:15]  # his last 2 are at the end
+        dealt = env.game.format_deal(*env.deals.dealt[0][-1])["hands"][d][:15]  # his last 2 are at the end
         mask[[ALL_CARDS.index(c) for c in dealt]] = True
     else:
         mask[st_.hand(0, p)] = True

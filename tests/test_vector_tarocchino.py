@@ -143,7 +143,7 @@ PLAY_WEIGHTS[tarot_env.vector.TarocchinoVectorEnv.string_to_action("claim")] = 1
 
 def _current_deal(venv, row: int) -> dict[str, typing.Any]:
     """The deal a row holds now, as an interface.md §4 dict (the vector env needs records=True)."""
-    dealer, pack, active = venv.game.dealt[row][-1]
+    dealer, pack, active = venv.deals.dealt[row][-1]
     return venv.game.format_deal(dealer, pack, active)
 
 
@@ -189,7 +189,7 @@ def _play_differential(env_id: str, n: int, options: dict[str, typing.Any], seed
     rng = np.random.default_rng(seed + 1)
 
     def reset_mirror(row: int) -> None:
-        assert len(venv.game.dealt[row]) == 1, "a one-hand episode holds one deal"
+        assert len(venv.deals.dealt[row]) == 1, "a one-hand episode holds one deal"
         mirrors[row].reset(options={"deal": _current_deal(venv, row)})
 
     out = venv.reset(seed=seed)
@@ -642,7 +642,7 @@ def test_reset_and_step_return_documented_shapes_and_dtypes(env_id, n):
         else:
             assert "scores" not in out.infos and "final_observations" not in out.infos and not out.infos["hands"]
         ended_seen += E
-    assert not any(venv.game.dealt.values())  # without records the deals are not kept
+    assert not any(venv.deals.dealt.values())  # without records the deals are not kept
 
 
 @pytest.mark.parametrize(("env_id", "n"), GAME_CASES, ids=CASE_IDS)
@@ -677,7 +677,7 @@ def test_finished_hand_is_replaced_by_a_fresh_hand_in_place(env_id, n):
             assert not s.seat_ints[row, :, TOTAL].any() and not s.scores[row].any() and not s.seat_ints[row, :, PENALTY].any()
             assert s.seat_ints[row, :, ACTIVE].all()
             assert s.ints[row, 0] != PH_DONE and out.action_masks[row].any() and out.players[row] == s.current[row]
-            assert len(venv.game.dealt[row]) == 1 and _current_deal(venv, row) != out.infos["records"][k]["deal"]
+            assert len(venv.deals.dealt[row]) == 1 and _current_deal(venv, row) != out.infos["records"][k]["deal"]
         others = np.setdiff1d(np.arange(B), ended)
         assert np.array_equal(s.dealer[others], dealers[others]) and np.array_equal(s.ints[others, HAND_NO], hand_no[others])
         replaced += len(ended)

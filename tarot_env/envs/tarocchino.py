@@ -20,7 +20,7 @@ from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.actions import action_to_string, refusal, string_to_action
 from tarot_env.rules.bolognese.config import TWO_SIDES, TarocchinoConfig, default, option_names
 from tarot_env.rules.bolognese.deal import GAME_TITLES
-from tarot_env.rules.bolognese.game import HandEnd, TarocchinoGame
+from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.state import (
     CONTRACT,
     CURRENT,
@@ -79,6 +79,7 @@ class TarocchinoEnv(TarotAECEnv):
         self.dealer = dealer
         self._start_totals: list[int] | None = None
         self._tricks_seen = 0
+        self.deals = MatchDeals()  # this episode's deals (records need them; a match may queue fixed ones)
         super().__init__(config, render_mode, reward, shaping, oracle, illegal_action, illegal_reward)
 
     action_to_string = staticmethod(action_to_string)
@@ -120,19 +121,21 @@ class TarocchinoEnv(TarotAECEnv):
     def _start(self, start: tuple[list, np.ndarray | None], rng: np.random.Generator) -> None:
         deals, totals = start
         self._start_totals = None if totals is None else [int(x) for x in totals]
-        self.game.queued[0] = deals[1:]  # the game deals them as the match goes on
+        self.deals = MatchDeals(queued={0: deals[1:]})  # the game deals them as the match goes on
         self.game_state = self.game.new_state(1)
         if deals:
             dealer, pack, _ = deals[0]
         else:
             dealer = int(rng.integers(self.num_players)) if self.dealer is None else self.dealer
             pack = np.argsort(rng.random(NUM_CARDS))
-        self.game.start_deals(self.game_state, ROW, np.array([dealer]), pack[None], totals=None if totals is None else totals[None])
+        self.game.start_deals(
+            self.game_state, ROW, np.array([dealer]), pack[None], totals=None if totals is None else totals[None], deals=self.deals
+        )
         self._tricks_seen = 0
 
     def _apply(self, action: int) -> list[HandEnd]:
         self._action_buf[0] = action
-        return self.game.step(self.game_state, ROW, self._action_buf, self._rng)
+        return self.game.step(self.game_state, ROW, self._action_buf, self._rng, self.deals)
 
     def _refuse(self, action: int) -> None:
         raise IllegalActionError(refusal(self.game, self.game_state, action))
@@ -143,7 +146,7 @@ class TarocchinoEnv(TarotAECEnv):
         self._current = self.game_state.ints.item(0, CURRENT)
 
     def _deal_snapshot(self) -> tuple[int, np.ndarray, tuple[int, ...]]:
-        return self.game.dealt[0][-1]  # (dealer, pack, seats dealt to), kept by the game
+        return self.deals.dealt[0][-1]  # (dealer, pack, seats dealt to)
 
     def _deal_record(self, snapshot: tuple[int, np.ndarray, tuple[int, ...]]) -> dict[str, Any]:
         return self.game.format_deal(*snapshot)

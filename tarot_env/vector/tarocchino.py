@@ -18,7 +18,7 @@ from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.actions import action_to_string, string_to_action
 from tarot_env.rules.bolognese.config import TarocchinoConfig
-from tarot_env.rules.bolognese.game import HandEnd, TarocchinoGame
+from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
 from tarot_env.rules.options import check_env_options, check_illegal_action
 from tarot_env.vector.common import VectorStep, check_actions, check_rows, first_illegal
@@ -61,7 +61,7 @@ class TarocchinoVectorEnv:
         self.env_id = f"{game}_v0"
         self.game_name = game
         self.game = TarocchinoGame(self.config)
-        self.game.keep_deals = records
+        self.deals = MatchDeals(keep=records)  # the episodes' deals (records need them)
         self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
         self.num_envs = int(num_envs)
         self.num_players = self.game.num_players
@@ -94,15 +94,14 @@ class TarocchinoVectorEnv:
         self._shaped[:] = 0.0
         self._actions = [[[]] for _ in range(self.num_envs)]
         self._scores = [[] for _ in range(self.num_envs)]
-        self.game.queued.clear()
-        self.game.dealt.clear()
+        self.deals.clear()
         self.game_state = self.game.new_state(self.num_envs)
         if deals is None:
             self._deal(self._rows)
         else:
             dealers = np.array([p[0] for p in parsed])
             packs = np.stack([p[1] for p in parsed])
-            self.game.start_deals(self.game_state, self._rows, dealers, packs)
+            self.game.start_deals(self.game_state, self._rows, dealers, packs, deals=self.deals)
         self._started = True
         zeros = np.zeros((self.num_envs, self.num_players))
         return self._result(self._rows, zeros, np.zeros(self.num_envs, bool), {"ended": np.zeros(0, dtype=np.int64), "hands": []})
@@ -123,7 +122,7 @@ class TarocchinoVectorEnv:
         s = self.game_state
         tricks_before = s.ints[rows, TRICK_NO].copy() if self.shaping else None
         hands_before = s.ints[rows, HAND_NO].copy() if self.shaping else None
-        ends = self.game.step(s, rows, actions, self._rng)
+        ends = self.game.step(s, rows, actions, self._rng, self.deals)
         if self.records:
             for row, a in zip(rows.tolist(), actions.tolist()):
                 self._actions[row][-1].append(a)
@@ -230,16 +229,16 @@ class TarocchinoVectorEnv:
         n = self.num_players
         dealers = self._rng.integers(n, size=len(rows)) if self.dealer is None else np.full(len(rows), self.dealer)
         for r in rows.tolist():
-            self.game.queued.pop(r, None)
+            self.deals.queued.pop(r, None)
             if self.records:
                 self._actions[r] = [[]]
                 self._scores[r] = []
-        self.game.shuffle_and_deal(self.game_state, rows, dealers, self._rng)
+        self.game.shuffle_and_deal(self.game_state, rows, dealers, self._rng, self.deals)
 
     def _record(self, row: int) -> dict[str, Any]:
         head = {"env": self.env_id, "config": self.config.to_dict()}
         entries = []
-        for (dealer, pack, active), actions, scores in zip(self.game.dealt[row], self._actions[row], self._scores[row]):
+        for (dealer, pack, active), actions, scores in zip(self.deals.dealt[row], self._actions[row], self._scores[row]):
             entries.append(
                 {"deal": self.game.format_deal(dealer, pack, active), "actions": [action_to_string(a) for a in actions], "scores": scores}
             )

@@ -105,6 +105,32 @@ _KEY = 1 << 20
 
 
 @dataclass
+class MatchDeals:
+    """An episode's deals, per row, kept by the env that plays them (not by the rules).
+
+    The rules read ``queued`` when a match needs its next hand (fixed deals given at reset,
+    docs/interface.md §4) and append to ``dealt`` every deal they make (records need them).
+    """
+
+    #: fixed deals waiting, per row, for the next hands of a match: lists of (dealer, pack, active seats or None)
+    queued: dict[int, list[tuple[int, np.ndarray, tuple[int, ...] | None]]] = field(default_factory=dict)
+    #: the deals dealt, per row, in the current episode: (dealer, pack, active seats)
+    dealt: dict[int, list[tuple[int, np.ndarray, tuple[int, ...]]]] = field(default_factory=dict)
+    #: whether to keep the deals dealt (a vector env without records does not)
+    keep: bool = True
+
+    def clear(self, rows: Any = None) -> None:
+        """Forget the deals of ``rows`` (every row when None): their episodes start again."""
+        if rows is None:
+            self.queued.clear()
+            self.dealt.clear()
+            return
+        for r in rows:
+            self.queued.pop(r, None)
+            self.dealt.pop(r, None)
+
+
+@dataclass
 class HandEnd:
     """A hand that ended at a step: its row, how it ended, each seat's score, and the details
     an env reports (``info``)."""
@@ -134,12 +160,6 @@ class TarocchinoGame:
         self.two_sides = self.game != "mattazza"
         self._fresh = TarocchinoState.new(1, self.num_players)  # a new hand's fields (broadcast to the rows dealt)
         self._mori = config.mori
-        #: fixed deals waiting, per row, for the next hands of a match: lists of (dealer, pack, active seats or None)
-        self.queued: dict[int, list[tuple[int, np.ndarray, tuple[int, ...] | None]]] = {}
-        #: whether to keep the deals dealt (records need them; a vector env without records does not)
-        self.keep_deals = True
-        #: the deals dealt, per row, in the current episode: (dealer, pack, active seats)
-        self.dealt: dict[int, list[tuple[int, np.ndarray, tuple[int, ...]]]] = {}
 
     # ------------------------------------------------------------------ state
     def new_state(self, batch: int) -> TarocchinoState:
@@ -198,6 +218,7 @@ class TarocchinoGame:
         packs: np.ndarray,
         new_match: bool = True,
         totals: np.ndarray | None = None,
+        deals: MatchDeals | None = None,
     ) -> list[HandEnd]:
         """Deal ``packs`` (R, 62) from ``dealers`` at ``rows`` and run to the first decision.
 
@@ -205,6 +226,7 @@ class TarocchinoGame:
         hand of a match). Returns hands that ended before any decision (none today: every
         game asks something first), for symmetry with :meth:`step`. ``totals`` (R, N) sets
         the running totals of a new episode (a deal played at a given score, e.g. to claim).
+        ``deals`` keeps the deals made and holds the fixed deals queued for the match's next hands.
         """
         rows = np.asarray(rows, dtype=np.int64)
         ints, seat_ints, cards, hist, legal = state.blocks
@@ -216,9 +238,9 @@ class TarocchinoGame:
             seat_ints[np.ix_(rows, np.arange(self.num_players), list(_MATCH_SEAT))] = keep_s
             ints[rows, HAND_NO] += 1
         else:
-            if self.keep_deals:
+            if deals is not None and deals.keep:
                 for r in rows.tolist():
-                    self.dealt[r] = []
+                    deals.dealt[r] = []
             if totals is not None:
                 seat_ints[rows, :, TOTAL] = totals
                 if self.game == "quindici":  # totals are rounded points; their raw reading is 10 points each (U24)
@@ -232,13 +254,13 @@ class TarocchinoGame:
             pos = active.index(int(dealers[i]))
             order = np.array([active[(pos + 1 + o) % len(active)] for o in range(len(active))])  # offset -> seat, the dealer last
             self._place(state, rows[i : i + 1], dealers[i : i + 1], packs[i : i + 1], self.destinations(len(active)), order)
-        if self.keep_deals:
+        if deals is not None and deals.keep:
             for i, r in enumerate(rows.tolist()):
-                self.dealt.setdefault(r, []).append((int(dealers[i]), packs[i].copy(), self.active_seats(state, r)))
+                deals.dealt.setdefault(r, []).append((int(dealers[i]), packs[i].copy(), self.active_seats(state, r)))
         self._claim_values_at_deal(state, rows)
         if engine.start_hands(ints, seat_ints, cards, legal, rows, self.opts) == 0:
             return []
-        return self._settle(state, rows, None)
+        return self._settle(state, rows, None, deals)
 
     def _place(
         self, state: TarocchinoState, rows: np.ndarray, dealers: np.ndarray, packs: np.ndarray, dest: Any, order: np.ndarray | None
@@ -261,9 +283,11 @@ class TarocchinoGame:
             cards[rows, row] = block
         state.ints[rows, N_ACTIVE] = np.count_nonzero(state.seat_ints[rows, :, ACTIVE], axis=1)
 
-    def shuffle_and_deal(self, state: TarocchinoState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator) -> list[HandEnd]:
+    def shuffle_and_deal(
+        self, state: TarocchinoState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator, deals: MatchDeals | None = None
+    ) -> list[HandEnd]:
         packs = np.argsort(rng.random((len(rows), NUM_CARDS)), axis=1)
-        return self.start_deals(state, rows, dealers, packs)
+        return self.start_deals(state, rows, dealers, packs, deals=deals)
 
     def _claim_values_at_deal(self, state: TarocchinoState, rows: np.ndarray) -> None:
         """The declaration values of the claim windows before play (§8.4.1, §11.3, U21)."""
@@ -287,21 +311,31 @@ class TarocchinoGame:
         return declaration_points(hands, mori=self._mori, doubling=self.config.options.get("doubling", True))
 
     # ------------------------------------------------------------------ steps
-    def step(self, state: TarocchinoState, rows: np.ndarray, actions: np.ndarray, rng: np.random.Generator | None = None) -> list[HandEnd]:
+    def step(
+        self,
+        state: TarocchinoState,
+        rows: np.ndarray,
+        actions: np.ndarray,
+        rng: np.random.Generator | None = None,
+        deals: MatchDeals | None = None,
+    ) -> list[HandEnd]:
         """Apply one legal action per row (the caller has checked ``state.legal``), then run
-        the NumPy phases the rows reached. Returns the hands that ended."""
+        the NumPy phases the rows reached. Returns the hands that ended. A match's next hand
+        is dealt from ``deals.queued`` when a fixed deal waits there, else shuffled with ``rng``."""
         ints, seat_ints, cards, hist, legal = state.blocks
         if engine.step_rows(ints, seat_ints, cards, hist, legal, rows, actions, self.opts) == 0:
             return []
-        return self._settle(state, rows, rng)
+        return self._settle(state, rows, rng, deals)
 
-    def _settle(self, state: TarocchinoState, rows: np.ndarray, rng: np.random.Generator | None) -> list[HandEnd]:
+    def _settle(
+        self, state: TarocchinoState, rows: np.ndarray, rng: np.random.Generator | None, deals: MatchDeals | None = None
+    ) -> list[HandEnd]:
         phase = state.ints[rows, PHASE]
         if np.any(phase == PH_PREPARE):
             self._prepare(state, rows[phase == PH_PREPARE])
             phase = state.ints[rows, PHASE]
         scoring = rows[phase == PH_SCORE]
-        return self._score_rows(state, scoring, rng) if len(scoring) else []
+        return self._score_rows(state, scoring, rng, deals) if len(scoring) else []
 
     def _prepare(self, state: TarocchinoState, rows: np.ndarray) -> None:
         """Hands are final: each seat's declaration value, its claim value, the cards a
@@ -322,7 +356,9 @@ class TarocchinoGame:
         engine.start_plays(ints, seat_ints, cards, legal, rows, self.opts)
 
     # ------------------------------------------------------------------ the end of a hand
-    def _score_rows(self, state: TarocchinoState, rows: np.ndarray, rng: np.random.Generator | None) -> list[HandEnd]:
+    def _score_rows(
+        self, state: TarocchinoState, rows: np.ndarray, rng: np.random.Generator | None, deals: MatchDeals | None
+    ) -> list[HandEnd]:
         """Score the hands that ended at ``rows`` (all at once), settle the match, deal the next hands."""
         ints, seat_ints = state.ints, state.seat_ints
         n, R = self.num_players, len(rows)
@@ -366,14 +402,14 @@ class TarocchinoGame:
             packs = np.empty((len(go_on), NUM_CARDS), dtype=np.int64)
             for k, i in enumerate(go_on):
                 r = int(rows[i])
-                queued = self.queued.get(r)
+                queued = None if deals is None else deals.queued.get(r)
                 if queued:
                     packs[k] = self._next_queued(state, r, int(next_dealer[i]), queued)
                 else:
                     if rng is None:
                         raise RuntimeError("the next hand of a match needs a random generator (or queued fixed deals)")
                     packs[k] = np.argsort(rng.random(NUM_CARDS))
-            self.start_deals(state, rows[go_on], next_dealer[go_on], packs, new_match=False)
+            self.start_deals(state, rows[go_on], next_dealer[go_on], packs, new_match=False, deals=deals)
         return ends
 
     def _claimed_scores(self, state: TarocchinoState, r: int, claimer: int, side: int) -> np.ndarray:
