@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.tricks import TrickTables, legal_plays, play_card
 
 from tarot_env.cards.bolognese import (
     ANGELO,
@@ -39,7 +40,6 @@ from tarot_env.cards.bolognese import (
     suit_card,
 )
 from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
-from tarot_env.rules.tricks import TrickTables, legal_plays, play_card
 
 TABLES = TrickTables.for_deck(BOLOGNESE_DECK, must_overtrump=False, ties_to_later=True)
 S, B, C, D = 0, 1, 2, 3  # suit codes of Spade, Bastoni, Coppe, Denari

@@ -17,6 +17,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.tarocchino_discards import (
+    DiscardStep,
+    discard_errors,
+    discard_mask,
+    discard_seats,
+    discard_step,
+    discard_steps,
+    discardable,
+    legal_discards,
+)
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, NUM_CARDS, card
 from tarot_env.rules.bolognese.deal import (
@@ -27,18 +37,10 @@ from tarot_env.rules.bolognese.deal import (
     PLAYER_COUNTS,
     POZZO,
     SECOND,
-    DiscardStep,
     check_game,
     deal_destinations,
     deal_packs,
-    discard_errors,
-    discard_mask,
-    discard_seats,
-    discard_step,
-    discard_steps,
-    discardable,
     format_deal,
-    legal_discards,
     parse_deal,
 )
 

@@ -28,12 +28,12 @@ from helpers_play import (
     trick_cards,
     winners,
 )
+from oracles.tricks import TrickTables, legal_plays, play_card
 
 from tarot_env import IllegalActionError
 from tarot_env.cards.deck import TRUMP_SUIT
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK, NUM_CARDS, card
 from tarot_env.rules.french import actions as A
-from tarot_env.rules.tricks import TrickTables, legal_plays, play_card
 
 TABLES = TrickTables.for_deck(FRENCH_DECK, must_overtrump=True)
 S, H, D, C = 0, 1, 2, 3  # suit codes

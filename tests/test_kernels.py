@@ -17,6 +17,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from oracles.tricks import TrickTables, legal_plays, play_card
 
 from tarot_env._jit import JIT_AVAILABLE
 from tarot_env.cards.french import CALLABLE, EXCUSE, FRENCH_DECK
@@ -24,7 +25,6 @@ from tarot_env.encoding import french as encoding
 from tarot_env.encoding.french import FrenchTarotEncoder
 from tarot_env.rules.french import FrenchTarotConfig, FrenchTarotGame, Phase, play
 from tarot_env.rules.french import actions as A
-from tarot_env.rules.tricks import TrickTables, legal_plays, play_card
 
 COMPILED_MODULES = (play, encoding)
 NEEDS_JIT = pytest.mark.skipif(not JIT_AVAILABLE, reason="the compiled path is off: only the Python functions exist")

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.tricks import TrickTables, legal_plays, play_card
 
 import tarot_env
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
@@ -23,7 +24,6 @@ from tarot_env.rules.bolognese.combinations import combination_cards, combinatio
 from tarot_env.rules.bolognese.config import OPTIONS, option_names
 from tarot_env.rules.bolognese.deal import GAMES
 from tarot_env.rules.bolognese.state import AB_PLAY, HAND_OF, LEAD_SUIT, PH_PLAY, PHASE, PL_HAND, PLACE, TRICK_NO
-from tarot_env.rules.tricks import TrickTables, legal_plays, play_card
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 TABLES = TrickTables.for_deck(BOLOGNESE_DECK, must_overtrump=False, ties_to_later=True)
@@ -119,11 +119,12 @@ def test_every_option_is_documented_and_belongs_to_a_game():
 
 def test_claim_windows_equal_the_batch_statement_of_section_8_4():
     """The engine's claim windows (engine._claim_offer) give the values and verdicts of
-    scoring.ottocento_claims, the batch statement of §8.4 (steps 1-5, U8, U23), over random
+    tests/oracles/tarocchino_claims.ottocento_claims, the batch statement of §8.4 (steps 1-5, U8, U23), over random
     hands with random running totals. ``wrong_claim="loses"`` opens every window, so each
     step is seen; step 3 (the Primo's partner) is compared where the Primo declared what he
     held (the batch function takes one declaration per seat)."""
-    from tarot_env.rules.bolognese.scoring import ottocento_claims
+    from oracles.tarocchino_claims import ottocento_claims
+
     from tarot_env.rules.bolognese.state import CLAIM_DECL, CLAIM_OK, CLAIM_VALUE, DECL, DECLARED, PH_CLAIM, PICKUP_DECL, PRIMO
 
     rng = np.random.default_rng(11)

@@ -1,8 +1,7 @@
 """A deck as data: one NumPy array per card attribute, indexed by card id.
 
 Every other layer reads card facts from a :class:`Deck`; no other file hard-codes a card's
-value, suit or strength. The shared trick-taking mechanics (:mod:`tarot_env.rules.tricks`)
-are written against this class, so the French and Bolognese packs use the same code.
+value, suit or strength, so the French and Bolognese packs go through the same code.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ from tarot_env.rules.french import announcements, bidding, call, ecart, play, sc
 from tarot_env.rules.french.config import FrenchTarotConfig
 from tarot_env.rules.french.deal import deal_destinations, deal_packs, petit_sec
 from tarot_env.rules.french.state import FrenchTarotState, Phase, Result
-from tarot_env.rules.tricks import TrickTables
 
 # Where each phase's actions start in the action space, and how many there are.
 _SPAN = {
@@ -62,7 +61,6 @@ class FrenchTarotGame:
         self.num_tricks = self.config.num_tricks
         self.num_actions = A.NUM_ACTIONS
         self.poignee_sizes = np.array(self.config.poignee_sizes, dtype=np.int64)
-        self.tricks = TrickTables.for_deck(FRENCH_DECK, must_overtrump=True)
         self._blank: FrenchTarotState | None = None
         self._destinations = deal_destinations(self.config)
         self._seats = np.arange(self.num_players)

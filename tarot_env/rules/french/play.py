@@ -1,8 +1,8 @@
 """Play of the cards (docs/rules/french_tarot.md §6): legal cards, tricks, the Excuse.
 
-The duties to follow, trump and overtrump are the shared mechanics of
-:mod:`tarot_env.rules.tricks` (``tests/test_kernels.py`` checks :func:`legal_cards` and
-:func:`_trick_state` against them); this module adds what is French: the 5-player opening-lead
+The duties to follow, trump and overtrump (``tests/test_kernels.py`` checks :func:`legal_cards`
+and :func:`_trick_state` against the independent batch oracle ``tests/oracles/tricks.py``),
+and what is French: the 5-player opening-lead
 restriction (§10), and the Excuse (§6.3): it stays with its side, which pays one
 half-point when the other side won the trick (booked even when it has no card to give:
 the Excuse is then worth 4 points, §15.4); played to the last trick it changes camp, unless

@@ -133,7 +133,7 @@ class FrenchTarotState:
     trick_size: np.ndarray  # (B,)
     trick_no: np.ndarray  # (B,) tricks completed
     leader: np.ndarray  # (B,) seat leading the current trick
-    lead_suit: np.ndarray  # (B,) see rules.tricks
+    lead_suit: np.ndarray  # (B,) suit of the first card that is not the Excuse, -1 none yet
     top_trump: np.ndarray  # (B,)
     best_key: np.ndarray  # (B,)
     best_seat: np.ndarray  # (B,)

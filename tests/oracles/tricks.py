@@ -1,23 +1,25 @@
-"""Trick-taking mechanics shared by every game of the family, batch-first.
+"""Test oracle: the trick-taking mechanics of every game of the family, batch-first.
 
 Both the French and the Bolognese games follow suit, trump when void, and have one card
 (Excuse / Matto) that may be played at any time and never wins by strength. They differ in
 whether a trump must beat the trumps already in the trick (French: yes, §6.2; Bolognese:
 no, tarocchino §4.2) and in ties (the Bolognese Mori are equal and the last one played
-wins). :class:`TrickTables` carries those differences; the functions below are the one
-implementation of "which cards may I play" and "who is winning this trick".
+wins). :class:`TrickTables` carries those differences.
 
-The current trick is held incrementally, as the rules layer plays each card:
+The package runs these rules once, row by row, in the code each game plays:
+``tarot_env/rules/french/play.py`` (``legal_cards``, ``_trick_state``) and
+``tarot_env/rules/bolognese/engine.py`` (``_legal_plays_py``, ``_play_py``). The functions
+below state them a second, independent way (whole batches at once, NumPy arithmetic) so
+that tests can check the engines against them: ``tests/test_kernels.py``,
+``tests/test_french_play.py``, ``tests/test_tarocchino_engine.py``. They are not part of
+the package.
+
+The current trick is held incrementally, as each card is played:
 
 - ``lead_suit``: the suit of the first card of the trick that is not the excuse card, or
   -1 while none has been played (a led excuse lets the second card fix the suit);
 - ``top_trump``: the strength of the highest trump in the trick, 0 if none;
 - ``best_key`` / ``best_seat``: the key of the card now winning the trick and its player.
-
-The French play phase (``rules/french/play.py``) and the Tarocchino engine
-(``rules/bolognese/engine.py``) apply the same duties and trick state row by row, in loops
-numba compiles; ``tests/test_kernels.py`` and ``tests/test_tarocchino_engine.py`` check them
-against these functions.
 """
 
 from __future__ import annotations
