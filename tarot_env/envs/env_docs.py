@@ -55,9 +55,9 @@ def player_counts(env_id: str) -> tuple[int, ...]:
     """The player counts the env accepts (``num_players``)."""
     if is_french(env_id):
         return (3, 4, 5)
-    from tarot_env.rules.bolognese.deal import PLAYER_COUNTS
+    from tarot_env.rules.bolognese.games import GAMES
 
-    return tuple(PLAYER_COUNTS[game_of(env_id)])
+    return GAMES[game_of(env_id)].players
 
 
 def default_players(env_id: str) -> int:
@@ -66,9 +66,9 @@ def default_players(env_id: str) -> int:
         from tarot_env.rules.french.config import FrenchTarotConfig
 
         return FrenchTarotConfig().num_players
-    from tarot_env.rules.bolognese.deal import DEFAULT_PLAYERS
+    from tarot_env.rules.bolognese.games import GAMES
 
-    return DEFAULT_PLAYERS[game_of(env_id)]
+    return GAMES[game_of(env_id)].default_players
 
 
 def make_env(env_id: str, num_players: int | None = None, **options: Any):

@@ -18,9 +18,9 @@ from tarot_env.envs.base import ROW, TarotAECEnv
 from tarot_env.envs.tarocchino_rewards import hand_reward, match_reward, trick_points, trick_reward
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.actions import action_to_string, refusal, string_to_action
-from tarot_env.rules.bolognese.config import TWO_SIDES, TarocchinoConfig, default, option_names
-from tarot_env.rules.bolognese.deal import GAME_TITLES
+from tarot_env.rules.bolognese.config import TarocchinoConfig, default, option_names
 from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
+from tarot_env.rules.bolognese.games import GameSpec, game_spec
 from tarot_env.rules.bolognese.state import (
     CONTRACT,
     CURRENT,
@@ -52,7 +52,8 @@ ENV_OPTIONS = ("num_players", "render_mode", "reward", "shaping", "oracle", "dea
 
 class TarocchinoEnv(TarotAECEnv):
     """One Tarocchino game as an AEC env. Made by the per-game modules (``ottocento_v0`` ...).
-    An episode is a hand, or a match of hands (``episode="match"``)."""
+    An episode is a hand, or a match of hands (``episode="match"``). ``game`` is a game's name
+    or a :class:`~tarot_env.rules.bolognese.games.GameSpec` row of one's own (a variant)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "tarocchino", "is_parallelizable": False}
     _reset_options = ("deal", "deals", "totals")
@@ -61,7 +62,7 @@ class TarocchinoEnv(TarotAECEnv):
 
     def __init__(
         self,
-        game: str,
+        game: str | GameSpec,
         num_players: int | None = None,
         render_mode: str | None = None,
         reward: str = "score",
@@ -72,10 +73,10 @@ class TarocchinoEnv(TarotAECEnv):
         illegal_reward: float = -1.0,
         **rules: Any,
     ) -> None:
-        self.metadata = dict(self.metadata, name=f"{game}_v0")
         config = TarocchinoConfig.make(game, num_players, **rules)
+        self.metadata = dict(self.metadata, name=f"{config.game}_v0")
         check_env_options(config.num_players, reward, dealer, shaping=shaping, oracle=oracle)
-        self.game_name = game
+        self.game_name = config.game
         self.dealer = dealer
         self._start_totals: list[int] | None = None
         self._tricks_seen = 0
@@ -114,7 +115,7 @@ class TarocchinoEnv(TarotAECEnv):
 
     def _active_of(self, deal: Any) -> tuple[int, ...] | None:
         """The seats a later Mattazza deal is dealt to: those with cards (players drop out of a match)."""
-        if self.game_name != "mattazza" or not isinstance(deal, dict) or not isinstance(deal.get("hands"), (list, tuple)):
+        if not self.config.spec.players_drop_out or not isinstance(deal, dict) or not isinstance(deal.get("hands"), (list, tuple)):
             return None
         return tuple(s for s, h in enumerate(deal["hands"]) if h) or None
 
@@ -164,10 +165,10 @@ class TarocchinoEnv(TarotAECEnv):
         entry["info"] = {k: v for k, v in end.info.items() if k != "next_dealer"}
         match = self.config.match
         if match and self.config.options["match_reward"] == "result":
-            reward = match_reward(self.game_name, end) if end.match_over else np.zeros(self.num_players)
+            reward = match_reward(self.config.spec, end) if end.match_over else np.zeros(self.num_players)
             final = end.match_over
         else:
-            reward = hand_reward(self.game_name, self.reward_mode, self.config.options.get("target", 0), end)
+            reward = hand_reward(self.config.spec, self.reward_mode, self.config.options.get("target", 0), end)
             final = True
         if final:
             reward = reward - self._shaped
@@ -190,7 +191,7 @@ class TarocchinoEnv(TarotAECEnv):
             return None
         value = float(trick_points(self.game_state.cards[:1], [t - 1])[0])
         state = self.game_state
-        return trick_reward(self.game_name, self.reward_mode, value, int(state.hist[0, t - 1]), self.game._sides(state, ROW)[0])
+        return trick_reward(self.config.spec, self.reward_mode, value, int(state.hist[0, t - 1]), self.game._sides(state, ROW)[0])
 
     # ------------------------------------------------------------------ records
     def _record_args(self) -> tuple:
@@ -221,7 +222,7 @@ class TarocchinoEnv(TarotAECEnv):
         names = BOLOGNESE_DECK.names
         ints, seat_ints, cards = s.ints[0], s.seat_ints[0], s.cards[0]
         phase = int(ints[PHASE])
-        title = GAME_TITLES[self.game_name]
+        title = self.config.spec.title
         lines = [
             f"{title}, {self.num_players} players — hand {int(ints[HAND_NO]) + 1} — dealer player_{int(ints[DEALER])} — {Phase.name(phase)}"
         ]
@@ -285,9 +286,9 @@ def make_env_functions(game: str, doc: str) -> tuple[Any, Any]:
         legality itself, with clear errors (the stack halves the speed)."""
         return TarocchinoEnv(game, **kwargs)
 
-    raw_env.__doc__ = f"The {GAME_TITLES[game]} AEC env. Options: {', '.join(ENV_OPTIONS)}, " + ", ".join(option_names(game))
+    raw_env.__doc__ = f"The {game_spec(game).title} AEC env. Options: {', '.join(ENV_OPTIONS)}, " + ", ".join(option_names(game))
     env.__doc__ = raw_env.__doc__ + ("\n\n" + doc if doc else "")  # doc is None under python -OO
     return env, raw_env
 
 
-__all__ = ["TWO_SIDES", "TarocchinoEnv", "action_to_string", "default", "make_env_functions", "string_to_action"]
+__all__ = ["TarocchinoEnv", "action_to_string", "default", "make_env_functions", "string_to_action"]

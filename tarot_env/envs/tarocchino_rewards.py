@@ -2,9 +2,13 @@
 
 See ``docs/tarocchino.md`` ("Scores and rewards"): a hand's reward is the seat's side's score
 minus the other side's (two sides), the settlement (Terziglio), or −1 for a loser
-(Mattazza); ``normalised`` divides by :data:`REWARD_SCALE`, ``win_loss`` takes the sign; a
-match with ``match_reward="result"`` pays only its result. Shaping pays each trick's card
-points as it is won; the hand's final reward subtracts what shaping paid.
+(Mattazza); ``normalised`` divides by the game's ``reward_scale`` (its row in
+:data:`tarot_env.rules.bolognese.games.GAMES`; :data:`REWARD_SCALE` by name), ``win_loss``
+takes the sign; a match with ``match_reward="result"`` pays only its result. Shaping pays each
+trick's card points as it is won; the hand's final reward subtracts what shaping paid.
+
+``game`` is a game's name or its :class:`~tarot_env.rules.bolognese.games.GameSpec` row (a
+variant): what the rewards depend on is read from the row (``scoring``, ``reward_scale``).
 """
 
 from __future__ import annotations
@@ -13,37 +17,31 @@ import numpy as np
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK
 from tarot_env.rules.bolognese.game import HandEnd
+from tarot_env.rules.bolognese.games import GAMES, GameSpec, game_spec
 from tarot_env.rules.bolognese.state import TRICK_OF
 
 _VALUE = BOLOGNESE_DECK.value.astype(np.int64)
 
-#: the ``normalised`` reward's divisor per game: about one ordinary hand's margin
-REWARD_SCALE = {
-    "ottocento": 100,
-    "quattro_scartate": 100,
-    "terziglio": 20,
-    "millone": 100,
-    "centocinquanta": 50,
-    "quindici": 5,
-    "mattazza": 1,
-}
+#: the ``normalised`` reward's divisor per game: about one ordinary hand's margin (the rows' ``reward_scale``)
+REWARD_SCALE = {name: spec.reward_scale for name, spec in GAMES.items()}
 #: Mattazza's shaping divisor (points are bad there; a hand's reward is −1, 0 or +1 in every mode)
 MATTAZZA_SHAPING = 8  # a power of 2: the shaped rewards of a hand sum exactly
 
 
-def hand_reward(game: str, mode: str, target: int, end: HandEnd) -> np.ndarray:
+def hand_reward(game: str | GameSpec, mode: str, target: int, end: HandEnd) -> np.ndarray:
     """(N,) each seat's reward for one finished hand (before shaping is subtracted)."""
     return hand_rewards(game, mode, target, [end])[0]
 
 
-def hand_rewards(game: str, mode: str, target: int, ends: list[HandEnd]) -> np.ndarray:
+def hand_rewards(game: str | GameSpec, mode: str, target: int, ends: list[HandEnd]) -> np.ndarray:
     """(E, N) each seat's reward for each of the finished hands ``ends`` (before shaping is subtracted)."""
+    spec = game_spec(game)
     scores = np.array([e.scores for e in ends], dtype=float)
     E, n = scores.shape
     sides = np.stack([e.sides for e in ends])
     result = np.array([e.result for e in ends])
-    scale = REWARD_SCALE[game] if mode == "normalised" else 1
-    if game == "mattazza":
+    scale = spec.reward_scale if mode == "normalised" else 1
+    if spec.scoring == "penalty":  # Mattazza: −1 for a loser of the hand
         losers = np.zeros((E, n), dtype=bool)
         for i, e in enumerate(ends):
             losers[i, e.info.get("losers", [])] = True
@@ -52,7 +50,7 @@ def hand_rewards(game: str, mode: str, target: int, ends: list[HandEnd]) -> np.n
         else:
             out = -losers.astype(float)
     else:
-        if game == "terziglio":
+        if spec.scoring == "poste":  # Terziglio: the settlement
             values = scores
         else:  # own side's hand score minus the other side's (partners hold equal scores)
             side_score = np.zeros((E, 2))
@@ -70,10 +68,11 @@ def hand_rewards(game: str, mode: str, target: int, ends: list[HandEnd]) -> np.n
     return out
 
 
-def match_reward(game: str, end: HandEnd) -> np.ndarray:
+def match_reward(game: str | GameSpec, end: HandEnd) -> np.ndarray:
     """(N,) the result of a finished match: +1 the winners, −1 the losers, 0 a draw."""
+    spec = game_spec(game)
     n = len(end.scores)
-    if game == "mattazza":
+    if spec.scoring == "penalty":
         losers = end.info.get("match_losers", [])
         return np.array([-1.0 if s in losers else 1.0 for s in range(n)])
     w = end.info.get("game_winner", "draw")
@@ -81,7 +80,7 @@ def match_reward(game: str, end: HandEnd) -> np.ndarray:
         return np.zeros(n)
     if end.result in ("claimed", "wrong_claim"):
         return np.where(end.sides == w, 1.0, -1.0)
-    if game == "terziglio":
+    if spec.scoring == "poste":  # the seat with the highest sum of settlements
         return np.array([1.0 if s == w else -1.0 for s in range(n)])
     return np.where(end.sides == w, 1.0, -1.0)
 
@@ -93,12 +92,13 @@ def trick_points(cards: np.ndarray, tricks: np.ndarray) -> np.ndarray:
     return (in_trick * _VALUE).sum(axis=1) - in_trick.sum(axis=1) + 1
 
 
-def trick_reward(game: str, mode: str, value: float, winner: int, sides: np.ndarray) -> np.ndarray:
+def trick_reward(game: str | GameSpec, mode: str, value: float, winner: int, sides: np.ndarray) -> np.ndarray:
     """(N,) shaping for one trick worth ``value`` card points, won by ``winner``."""
+    spec = game_spec(game)
     n = len(sides)
-    if game == "mattazza":
+    if spec.scoring == "penalty":
         out = np.zeros(n)
         out[winner] = -value / MATTAZZA_SHAPING  # every mode: a hand's reward is of the order of 1 in each
         return out
-    scale = REWARD_SCALE[game] if mode != "score" else 1
+    scale = spec.reward_scale if mode != "score" else 1
     return np.where(sides == sides[winner], value, -value) / scale

@@ -4,7 +4,8 @@
 the dealer's right: seat ``dealer + 1`` (seats are numbered in play order, docs/interface.md §1).
 A pack is the 62 card ids in the order they come off the top; :func:`deal_destinations`
 says, for each pack position, where the card goes (a :class:`DealDestinations` table) and
-:func:`deal_packs` deals shuffled packs ``(R, 62)`` with it.
+:func:`deal_packs` deals shuffled packs ``(R, 62)`` with it. The pattern of each game is data
+of its row in :data:`.games.GAMES` (``deal_rounds``, ``packet``, ``dealer_last``, ``rest``):
 
 | game | players | packets | hands (dealer last) | the dealer's last cards | rest |
 |---|---|---|---|---|---|
@@ -70,32 +71,20 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
+from tarot_env.rules.bolognese.games import GAMES as GAME_SPECS
+from tarot_env.rules.bolognese.games import GameSpec, game_spec
 from tarot_env.rules.deals import check_deal_shape
 
-#: The games, by the names used here (the env ids without ``_v0``).
-GAMES = ("ottocento", "quattro_scartate", "terziglio", "millone", "centocinquanta", "quindici", "mattazza")
-GAME_TITLES = {
-    "ottocento": "Ottocento",
-    "quattro_scartate": "Quattro Scartate",
-    "terziglio": "Terziglio",
-    "millone": "Millone",
-    "centocinquanta": "Centocinquanta",
-    "quindici": "Quindici",
-    "mattazza": "Mattazza",
-}
+#: The games' names (the env ids without ``_v0``), their titles, player counts and default
+#: player counts: read from the one table of the games, :data:`.games.GAMES` (kept here for
+#: the modules that import them from the deal).
+GAMES = tuple(GAME_SPECS)
+GAME_TITLES = {name: spec.title for name, spec in GAME_SPECS.items()}
 #: The player counts of each game (docs/interface.md §1).
-PLAYER_COUNTS = {
-    "ottocento": (4,),
-    "quattro_scartate": (4,),
-    "terziglio": (3,),
-    "millone": (2,),
-    "centocinquanta": (2,),
-    "quindici": (2,),
-    "mattazza": (3, 4, 5, 6),
-}
+PLAYER_COUNTS = {name: spec.players for name, spec in GAME_SPECS.items()}
 #: The player count of each game when ``num_players`` is not given: its one count, and 4 for
 #: Mattazza (3 to 6). Every default of the package (envs, vector envs, CLI) is read from here.
-DEFAULT_PLAYERS = {**{game: counts[0] for game, counts in PLAYER_COUNTS.items()}, "mattazza": 4}
+DEFAULT_PLAYERS = {name: spec.default_players for name, spec in GAME_SPECS.items()}
 
 # Places of a pack position (DealDestinations.place).
 #: a hand, in the (first) deal
@@ -125,18 +114,12 @@ def _check_option(name: str, value: Any) -> None:
 def check_game(game: Any, num_players: Any = None) -> tuple[str, int]:
     """``(game, num_players)`` checked, with the player count filled in where the game has one.
 
-    ``None`` is the game's default count (:data:`DEFAULT_PLAYERS`: 4 for Mattazza, which is
-    played by 3 to 6; the other games have one count).
+    ``game`` is a name of :data:`GAMES` or a :class:`.games.GameSpec` (a variant; its name is
+    returned). ``None`` is the game's default count (:data:`DEFAULT_PLAYERS`: 4 for Mattazza,
+    which is played by 3 to 6; the other games have one count).
     """
-    if game not in GAMES:
-        raise ValueError(f"unknown Tarocchino game {game!r}; the games are {', '.join(GAMES)}")
-    counts = PLAYER_COUNTS[game]
-    if num_players is None:
-        return game, DEFAULT_PLAYERS[game]
-    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or num_players not in counts:
-        allowed = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
-        raise ValueError(f"{GAME_TITLES[game]} is played by {allowed} players, got num_players={num_players!r}")
-    return game, int(num_players)
+    spec = game_spec(game)
+    return spec.name, spec.check_players(num_players)
 
 
 # ====================================================================== the dealing pattern
@@ -147,7 +130,7 @@ class DealDestinations:
     """Where each card of a pack goes, in pack order (position 0 is dealt first).
 
     Attributes:
-        game, num_players: the game and its player count.
+        game, title, num_players: the game's name and title, and its player count.
         packets: the deal in order, as ``(offset, size, place)``: ``size`` cards to the seat
             ``dealer + 1 + offset`` (offset ``num_players - 1`` is the dealer) when ``place``
             is :data:`HAND`, :data:`EXTRA` or :data:`SECOND`; ``offset`` −1 for the rest that
@@ -165,6 +148,7 @@ class DealDestinations:
     """
 
     game: str
+    title: str
     num_players: int
     packets: tuple[tuple[int, int, int], ...]
     seat: np.ndarray
@@ -194,36 +178,43 @@ class DealDestinations:
         return np.flatnonzero(np.isin(self.place, _REST_PLACES))
 
 
-def _packets(game: str, n: int, second_deal_first: str) -> list[tuple[int, int, int]]:
-    """The deal of ``game`` as (offset, size, place), in dealing order (see the module table)."""
+#: deal.py's place of each kind of rest (GameSpec.rest)
+_REST_PLACE_OF = {"pozzo": POZZO, "second_deal": SECOND, "out": OUT}
+
+
+def _packets(spec: GameSpec, n: int, second_deal_first: str) -> list[tuple[int, int, int]]:
+    """The deal of ``spec`` as (offset, size, place), in dealing order (see the module table):
+    ``deal_rounds`` rounds of ``packet`` cards from the dealer's right, the dealer's last cards,
+    then the rest: Millone's second deal in packets of ``packet`` cards, alternately, starting
+    with the opponent or the dealer (§11.5, U22), or one block to nobody (the Pozzo, the cards
+    out of play)."""
     dealer = n - 1
-    if game in ("ottocento", "quattro_scartate"):  # §5.2: 3 rounds of 5 (60 cards), the last 2 to the dealer
-        return [(k % n, 5, HAND) for k in range(3 * n)] + [(dealer, 2, EXTRA)]
-    if game == "terziglio":  # §10.2: 6 at a time until each has 18; the 8 left are the Pozzo
-        return [(k % n, 6, HAND) for k in range(3 * n)] + [(-1, 8, POZZO)]
-    if game == "millone":  # §11.2: 20 to the opponent, 22 to the dealer; §11.5 and U22: the other 20, 5 at a time
+    packets = [(k % n, spec.packet, HAND) for k in range(spec.deal_rounds * n)]
+    if spec.dealer_last:
+        packets.append((dealer, spec.dealer_last, EXTRA))
+    left = spec.rest_size(n)
+    if spec.rest == "second_deal":
         first = 0 if second_deal_first == "opponent" else 1
-        return [(k % n, 5, HAND) for k in range(4 * n)] + [(dealer, 2, EXTRA)] + [((k + first) % n, 5, SECOND) for k in range(4)]
-    if game in ("centocinquanta", "quindici"):  # §12.1: 15 to the opponent, 17 to the dealer; 30 out of play
-        return [(k % n, 5, HAND) for k in range(3 * n)] + [(dealer, 2, EXTRA), (-1, 30, OUT)]
-    # mattazza, §14.2: 10 each, 5 at a time; the 62 − 10n left are out of play
-    return [(k % n, 5, HAND) for k in range(2 * n)] + [(-1, NUM_CARDS - 10 * n, OUT)]
+        packets += [((k + first) % n, spec.packet, SECOND) for k in range(left // spec.packet)]
+    elif left:
+        packets.append((-1, left, _REST_PLACE_OF[spec.rest]))
+    return packets
 
 
 @cache
-def _destinations(game: str, n: int, second_deal_first: str) -> DealDestinations:
-    packets = _packets(game, n, second_deal_first)
+def _destinations(spec: GameSpec, n: int, second_deal_first: str) -> DealDestinations:
+    packets = _packets(spec, n, second_deal_first)
     seat = np.concatenate([np.full(size, offset) for offset, size, _ in packets]).astype(np.int64)
     place = np.concatenate([np.full(size, where) for _, size, where in packets]).astype(np.int64)
-    assert len(seat) == NUM_CARDS
+    assert len(seat) == NUM_CARDS, f"the deal of {spec.name} with {n} players places {len(seat)} cards, not {NUM_CARDS}"
     for a in (seat, place):
         a.setflags(write=False)
     in_hand = (place == HAND) | (place == EXTRA)
     rest_places = sorted({int(p) for p in place if p in _REST_PLACES})
     assert len(rest_places) <= 1
-    tricks = {"ottocento": 15, "quattro_scartate": 15, "terziglio": 18, "millone": 20, "centocinquanta": 15, "quindici": 15}
     return DealDestinations(
-        game=game,
+        game=spec.name,
+        title=spec.title,
         num_players=n,
         packets=tuple(packets),
         seat=seat,
@@ -233,19 +224,21 @@ def _destinations(game: str, n: int, second_deal_first: str) -> DealDestinations
         rest_place=rest_places[0] if rest_places else None,
         rest_size=int(np.count_nonzero(np.isin(place, _REST_PLACES))),
         second_sizes=tuple(int(np.count_nonzero((place == SECOND) & (seat == k))) for k in range(n)),
-        tricks=tricks.get(game, 10),
+        tricks=spec.tricks,
     )
 
 
-def deal_destinations(game: str, num_players: int | None = None, *, second_deal_first: str = "opponent") -> DealDestinations:
-    """The dealing pattern of ``game`` as a :class:`DealDestinations` table (cached; read-only arrays).
+def deal_destinations(game: str | GameSpec, num_players: int | None = None, *, second_deal_first: str = "opponent") -> DealDestinations:
+    """The dealing pattern of ``game`` (a name, or a :class:`.games.GameSpec`) as a
+    :class:`DealDestinations` table (cached; read-only arrays).
 
     ``num_players`` matters for Mattazza (3–6, default 4) only. ``second_deal_first`` (U22) matters for
     Millone only: who gets the first packet of the second deal.
     """
-    game, n = check_game(game, num_players)
+    spec = game_spec(game)
+    n = spec.check_players(num_players)
     _check_option("second_deal_first", second_deal_first)
-    return _destinations(game, n, second_deal_first)
+    return _destinations(spec, n, second_deal_first)
 
 
 class Dealt(NamedTuple):
@@ -312,7 +305,7 @@ def deal_packs(dest: DealDestinations, dealers: np.ndarray, packs: np.ndarray) -
 
 def _rest_description(dest: DealDestinations) -> str:
     if dest.rest_place is None:
-        return f"{GAME_TITLES[dest.game]} deals every card to a hand, so 'rest' must be empty"
+        return f"{dest.title} deals every card to a hand, so 'rest' must be empty"
     what = {
         SECOND: "the second deal's 20 cards in dealing order",
         POZZO: "the Pozzo's 8 cards",
@@ -337,7 +330,7 @@ def parse_deal(dest: DealDestinations, deal: Any) -> tuple[int, np.ndarray]:
     a repeated or unknown card raises ``ValueError`` (``TypeError`` for a deal that is not a
     dict or a card that is not a string) naming what was given and what is allowed.
     """
-    n, title = dest.num_players, GAME_TITLES[dest.game]
+    n, title = dest.num_players, dest.title
     dealer, hands_in, rest = check_deal_shape(deal, n, title)
     pack = np.full(NUM_CARDS, -1, dtype=np.int64)
     seen: dict[int, str] = {}

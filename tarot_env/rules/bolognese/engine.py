@@ -13,7 +13,10 @@ scores (:mod:`.scoring`) and the automatic Matto exchange (U20). The kernel hand
 over by stopping a row in the phases ``PREPARE`` (hands are final: value the declarations)
 and ``SCORE`` (the hand is over).
 
-Every rule choice arrives in ``opts`` (see :func:`.config.TarocchinoConfig.kernel_options`).
+Every rule choice arrives in ``opts`` (see :func:`.config.TarocchinoConfig.kernel_options`),
+and so does everything that tells the games apart: the code never asks which game it plays,
+it reads the columns made from the game's row (:class:`.games.GameSpec`): the sides
+(``O_SIDES``), the auction, the claim windows, Quindici's rounding, who discards how many.
 """
 
 from __future__ import annotations
@@ -57,14 +60,8 @@ from tarot_env.rules.bolognese.state import (
     DISCARD_STAGE,
     DISCARDER,
     DISCARDS_LEFT,
+    DS_SOLOIST,
     GAME_WINNER,
-    GM_CENTOCINQUANTA,
-    GM_MATTAZZA,
-    GM_MILLONE,
-    GM_OTTOCENTO,
-    GM_QUATTRO_SCARTATE,
-    GM_QUINDICI,
-    GM_TERZIGLIO,
     HAND_OF,
     LAST_WINNER,
     LEAD_SUIT,
@@ -73,22 +70,30 @@ from tarot_env.rules.bolognese.state import (
     MATTO_TRICK,
     MATTO_WINNER,
     N_ACTIVE,
+    O_AUCTION,
+    O_CLAIM_RAW_SUM,
     O_CLAIMS,
     O_DEALER_AGAIN,
+    O_DEALER_DISCARDS_FIRST,
     O_DECLARATIONS,
+    O_DISCARDER,
+    O_DISCARDS,
     O_EXCHANGE_CHOOSE,
+    O_FIRST_DISCARDS,
     O_FIRST_LEAD_SOLOIST,
-    O_GAME,
     O_GIFT_ANY,
     O_MATTO_IS_TRUMP,
     O_MATTO_LAST_LOST,
     O_MATTO_LEAD,
-    O_MILLONE_DEALER_FIRST,
     O_MUST_OVERTRUMP,
     O_N,
+    O_OPP_AFTER_PICKUP,
     O_OPP_CLAIM_EARLY,
     O_PARTNER_NEEDS_OWN,
-    O_QUINDICI_RAW,
+    O_PRIMO_PARTNER_ADDS,
+    O_ROUNDED,
+    O_SECOND_DEAL,
+    O_SIDES,
     O_TARGET,
     O_TRICKS,
     O_WRONG_LOSES,
@@ -119,6 +124,8 @@ from tarot_env.rules.bolognese.state import (
     RS_CLAIMED,
     RS_THROWN_IN,
     RS_WRONG_CLAIM,
+    SD_PARTNERS,
+    SD_SOLOIST,
     SHOWN,
     SOLOIST,
     SPEAKER,
@@ -139,8 +146,8 @@ MORO_STRENGTH = 101
 CARTA_DA_5 = IS_CARTA_DA_5.astype(np.int64)
 SCARTINO = IS_SCARTINO.astype(np.int64)
 
-# sides: which seats play together
-PARTNERS, SOLO, EACH = 0, 1, 2
+# sides: which seats play together (the O_SIDES column; state.SD_*)
+PARTNERS, SOLO = SD_PARTNERS, SD_SOLOIST
 # claim windows (WINDOW)
 W_PICKUP, W_AFTER_PICKUP, W_FIRST_TURN = 0, 1, 2
 # Terziglio contracts (scoring.py codes)
@@ -149,22 +156,10 @@ NO_CONTRACT, SU, DI_MIO = 0, 1, 2
 ST_CLAIM, ST_DECLARE, ST_DONE = 0, 1, 2
 
 
-def _sides_kind_py(opts):
-    g = opts[O_GAME]
-    if g == GM_OTTOCENTO or g == GM_QUATTRO_SCARTATE:
-        return PARTNERS
-    if g == GM_TERZIGLIO:
-        return SOLO
-    return EACH
-
-
-_sides_kind = njit(_sides_kind_py, inline=True) or _sides_kind_py
-
-
 def _side_py(ints, b, seat, opts):
     """The side of ``seat``: seat % 2 with partners, 0 the soloist / 1 the opponents in
-    Terziglio, the seat itself where each plays for himself."""
-    k = _sides_kind(opts)
+    Terziglio, the seat itself where each plays for himself (the game's ``sides``)."""
+    k = opts[O_SIDES]
     if k == PARTNERS:
         return seat % 2
     if k == SOLO:
@@ -349,25 +344,22 @@ def _claim_offer_py(ints, seat_ints, b, p, window, opts):
     with the first-deal cards of his hand (``CLAIM_DECL``, §11.6)."""
     if opts[O_CLAIMS] == 0:
         return -1, 0
-    g = opts[O_GAME]
     d = ints[b, DEALER]
     target = opts[O_TARGET]
     own = ints[b, PICKUP_DECL] if window == W_PICKUP else seat_ints[b, p, CLAIM_DECL]
     if window == W_FIRST_TURN:
-        if g == GM_OTTOCENTO:
-            if p == d and opts[O_DEALER_AGAIN] == 0:
-                return -1, 0
-            if p == (d + 3) % 4 and not (opts[O_PARTNER_NEEDS_OWN] == 1 and own == 0):
-                own += seat_ints[b, ints[b, PRIMO], DECLARED]  # step 4: the Primo's declaration too
-        elif p == d:
+        if p == d:
             if opts[O_DEALER_AGAIN] == 0:
-                return -1, 0
-        elif g != GM_MILLONE and opts[O_OPP_CLAIM_EARLY] == 1:
+                return -1, 0  # U8's alternative
+        elif opts[O_OPP_CLAIM_EARLY] == 1:
             return -1, 0  # U21's alternative: the opponent's window came right after the dealer picked up
+        elif opts[O_PRIMO_PARTNER_ADDS] == 1 and p == (d + 3) % opts[O_N]:
+            if not (opts[O_PARTNER_NEEDS_OWN] == 1 and own == 0):
+                own += seat_ints[b, ints[b, PRIMO], DECLARED]  # §8.4 step 4: the Primo's declaration too (U23)
     if own <= 0:
         return -1, 0  # U28: nothing declared, nothing to claim with
-    if g == GM_QUINDICI:
-        if opts[O_QUINDICI_RAW] == 1:
+    if opts[O_ROUNDED] == 1:  # Quindici (U15, U24)
+        if opts[O_CLAIM_RAW_SUM] == 1:
             value = _qround(seat_ints[b, p, RAW_TOTAL] + own)
         else:
             value = seat_ints[b, p, TOTAL] + _qround(own)
@@ -419,32 +411,33 @@ _begin_turn = njit(_begin_turn_py) or _begin_turn_py
 
 def _start_discards_py(ints, seat_ints, cards, b, opts):
     """After the pickup (or the Pozzo): the game's discards (§5.3, §10.3, §11.4–5), then
-    PREPARE. DISCARD_STAGE counts the discards made."""
-    g = opts[O_GAME]
+    PREPARE. DISCARD_STAGE counts the discards made: first each player's ``O_FIRST_DISCARDS``
+    in turn (Millone's 10, the opponent first unless U22's option says the dealer), then the
+    second deal (Millone, §11.5), then the discarder's ``O_DISCARDS``: the dealer's, or the
+    soloist's who went up (Terziglio, §10.3)."""
     d = ints[b, DEALER]
     n = opts[O_N]
-    stage = ints[b, DISCARD_STAGE]
+    k = ints[b, DISCARD_STAGE]
     who = -1
     count = 0
-    if g == GM_OTTOCENTO or g == GM_QUATTRO_SCARTATE or g == GM_CENTOCINQUANTA or g == GM_QUINDICI:
-        if stage == 0:
-            who, count = d, 2
-    elif g == GM_TERZIGLIO:
-        if stage == 0 and ints[b, CONTRACT] == SU:
-            who, count = ints[b, SOLOIST], 8
-    elif g == GM_MILLONE:
-        first = d if opts[O_MILLONE_DEALER_FIRST] == 1 else (d + 1) % n
-        if stage == 0:
-            who, count = first, 10
-        elif stage == 1:
-            who, count = (first + 1) % n, 10
-        elif stage == 2:
+    if opts[O_FIRST_DISCARDS] > 0:
+        if k < n:
+            first = d if opts[O_DEALER_DISCARDS_FIRST] == 1 else (d + 1) % n
+            who, count = (first + k) % n, opts[O_FIRST_DISCARDS]
+        k -= n
+    if k == 0:
+        if opts[O_SECOND_DEAL] == 1:
             # §11.5: the second deal, 10 each; then the dealer discards 2 more
             for c in range(NUM_CARDS):
                 if cards[b, PLACE, c] == PL_SECOND:
                     cards[b, PLACE, c] = PL_HAND
                     cards[b, HAND_OF, c] = cards[b, DEALT_TO, c]
-            who, count = d, 2
+        if opts[O_DISCARDS] > 0:
+            if opts[O_DISCARDER] == DS_SOLOIST:
+                if ints[b, CONTRACT] == SU:  # he went up: the Pozzo joined his hand
+                    who, count = ints[b, SOLOIST], opts[O_DISCARDS]
+            else:
+                who, count = d, opts[O_DISCARDS]
     if who >= 0:
         ints[b, PHASE] = PH_DISCARD
         ints[b, DISCARDER] = who
@@ -463,8 +456,7 @@ def _pickup_py(ints, seat_ints, cards, b, opts):
     for c in range(NUM_CARDS):
         if cards[b, PLACE, c] == PL_EXTRA:
             cards[b, PLACE, c] = PL_HAND
-    g = opts[O_GAME]
-    if g == GM_MILLONE or (opts[O_OPP_CLAIM_EARLY] == 1 and (g == GM_CENTOCINQUANTA or g == GM_QUINDICI)):
+    if opts[O_OPP_AFTER_PICKUP] == 1:
         opp = (ints[b, DEALER] + 1) % opts[O_N]
         if _open_claim(ints, seat_ints, b, opp, W_AFTER_PICKUP, opts):
             return
@@ -476,18 +468,16 @@ _pickup = njit(_pickup_py) or _pickup_py
 
 def start_hand_py(ints, seat_ints, cards, legal, b, opts):
     """A freshly dealt row (cards placed, PICKUP_DECL and the after-pickup CLAIM_DECL set by
-    the caller): the auction, the dealer's claim window, or the pickup."""
-    g = opts[O_GAME]
+    the caller): the auction, the dealer's claim window, or the pickup (which, with no last
+    cards to pick up and no discard, as in Mattazza, goes straight to PREPARE)."""
     d = ints[b, DEALER]
     n = opts[O_N]
-    if g == GM_TERZIGLIO:
+    if opts[O_AUCTION] == 1:
         ints[b, PHASE] = PH_AUCTION
         ints[b, SPEAKER] = (d + 1) % n  # the receiver, on the dealer's right (§10.1)
         ints[b, CURRENT] = ints[b, SPEAKER]
         ints[b, BIDDER] = -1
-    elif g == GM_MATTAZZA:
-        ints[b, PHASE] = PH_PREPARE
-    elif g == GM_QUATTRO_SCARTATE or not _open_claim(ints, seat_ints, b, d, W_PICKUP, opts):
+    elif not _open_claim(ints, seat_ints, b, d, W_PICKUP, opts):
         _pickup(ints, seat_ints, cards, b, opts)
     _set_legal(ints, seat_ints, cards, legal, b, opts)
 
@@ -501,7 +491,7 @@ def start_play_py(ints, seat_ints, cards, legal, b, opts):
     n = opts[O_N]
     d = ints[b, DEALER]
     first = _next_active(seat_ints, b, d, n)
-    if opts[O_GAME] == GM_TERZIGLIO and opts[O_FIRST_LEAD_SOLOIST] == 1:
+    if opts[O_FIRST_LEAD_SOLOIST] == 1:  # U13's alternative (an auction game's option)
         first = ints[b, SOLOIST]
     ints[b, PRIMO] = first
     ints[b, LEADER] = first
@@ -552,7 +542,7 @@ def _end_trick_py(ints, seat_ints, cards, hist, b, opts):
         return
     ints[b, LAST_WINNER] = w
     ints[b, PHASE] = PH_SCORE
-    if opts[O_GAME] == GM_TERZIGLIO and ints[b, CONTRACT] == DI_MIO:
+    if ints[b, CONTRACT] == DI_MIO:  # only an auction sets a contract
         # §10.3, U25: the unused Pozzo goes, unseen, to the pile of the last trick's winner, before
         # the Matto exchange, which is then made on the final piles (its cards keep PL_POZZO as
         # their place, as discards keep PL_DISCARD)

@@ -33,13 +33,11 @@ from tarot_env.rules.bolognese.deal import EXTRA, HAND, OUT, POZZO, SECOND, deal
 from tarot_env.rules.bolognese.scoring import (
     DRAW,
     PLAY_ON,
-    centocinquanta_hand_scores,
     declaration_points,
     game_result,
+    hand_scores,
     mattazza_hand,
     mattazza_standing,
-    millone_hand_scores,
-    ottocento_hand_scores,
     quattro_scartate_result,
     quindici_round,
     terziglio_hand,
@@ -146,18 +144,22 @@ class HandEnd:
 
 
 class TarocchinoGame:
-    """The rules of one Tarocchino game (:class:`.config.TarocchinoConfig`) over batches of tables."""
+    """The rules of one Tarocchino game (:class:`.config.TarocchinoConfig`) over batches of tables.
+
+    What differs between the games is read from the game's row, ``self.spec``
+    (:class:`.games.GameSpec`), never from its name."""
 
     def __init__(self, config: TarocchinoConfig) -> None:
         self.config = config
         self.game = config.game
+        self.spec = config.spec
         self.num_players = config.num_players
         self.num_actions = NUM_ACTIONS
         self.num_tricks = config.num_tricks
         self.opts = config.kernel_options()
         self._second_first = config.options.get("second_deal_first", "opponent")
-        self.dest = deal_destinations(self.game, self.num_players, second_deal_first=self._second_first)
-        self.two_sides = self.game != "mattazza"
+        self.dest = deal_destinations(self.spec, self.num_players, second_deal_first=self._second_first)
+        self.two_sides = self.spec.two_sides
         self._fresh = TarocchinoState.new(1, self.num_players)  # a new hand's fields (broadcast to the rows dealt)
         self._mori = config.mori
 
@@ -177,7 +179,7 @@ class TarocchinoGame:
     def destinations(self, num_active: int):
         if num_active == self.num_players:
             return self.dest
-        return deal_destinations(self.game, num_active, second_deal_first=self._second_first)
+        return deal_destinations(self.spec, num_active, second_deal_first=self._second_first)
 
     def active_seats(self, state: TarocchinoState, row: int) -> tuple[int, ...]:
         return tuple(int(s) for s in np.flatnonzero(state.seat_ints[row, :, ACTIVE]))
@@ -243,7 +245,7 @@ class TarocchinoGame:
                     deals.dealt[r] = []
             if totals is not None:
                 seat_ints[rows, :, TOTAL] = totals
-                if self.game == "quindici":  # totals are rounded points; their raw reading is 10 points each (U24)
+                if self.spec.rounded:  # totals are rounded points; their raw reading is 10 points each (U24)
                     seat_ints[rows, :, RAW_TOTAL] = 10 * np.asarray(totals)
         ints[rows, DEALER] = dealers
         full = seat_ints[rows, :, ACTIVE].all(axis=1)
@@ -346,7 +348,7 @@ class TarocchinoGame:
         flat = hands.reshape(-1, NUM_CARDS)
         values = self.declaration_values(flat).reshape(len(rows), n)  # 0 everywhere with declarations=False
         seat_ints[rows, :, DECL] = values
-        if self.game == "millone":  # §11.6: only first-deal cards serve a claim
+        if self.spec.second_deal:  # §11.6: only first-deal cards serve a claim
             first = flat & (cards[rows, FIRST].astype(bool)[:, None, :].repeat(n, axis=1).reshape(-1, NUM_CARDS))
             seat_ints[rows, :, CLAIM_DECL] = self.declaration_values(first).reshape(len(rows), n)
         else:
@@ -423,7 +425,7 @@ class TarocchinoGame:
         sides = self.sides(state, r)
         declared = np.bincount(sides, weights=seat_ints[r, :, DECLARED], minlength=2).astype(np.int64)
         used = int(ints[r, CLAIM_VALUE]) - int(seat_ints[r, claimer, TOTAL])
-        if self.game == "quindici":  # two players: the claimer has declared nothing yet
+        if self.spec.rounded:  # Quindici, two players: the claimer has declared nothing yet
             credit = quindici_round(declared)
             credit[side] += used
         else:  # the claimer's own declaration (his first cards at his pickup window, §8.4.1)
@@ -515,7 +517,7 @@ class TarocchinoGame:
         common = {"mori": self._mori}
         for info in infos:
             info["result"] = "played"
-        if self.game == "terziglio":
+        if self.spec.scoring == "poste":  # Terziglio (§10.6)
             contract = ints[rows, CONTRACT]
             # a "di mio" Pozzo is already in the piles: the engine put it in the last trick's
             # winner's pile before the Matto exchange (U25)
@@ -531,18 +533,15 @@ class TarocchinoGame:
                     soloist_won=bool(res.soloist_won[i]), winner_points=int(res.winner_points[i]), poste=int(res.poste[i]),
                 )  # fmt: skip
             return res.settlement
-        if self.two_sides:
-            fn = {"millone": millone_hand_scores, "centocinquanta": centocinquanta_hand_scores, "quindici": centocinquanta_hand_scores}.get(
-                self.game, ottocento_hand_scores
-            )
-            hs = fn(
-                piles, tricks, last, decl,
+        if self.two_sides:  # §8.3, §11.7, §12.4: each side counts its pile
+            hs = hand_scores(
+                piles, tricks, last, decl, num_tricks=self.spec.tricks,
                 keep_capotted_declarations=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"], **common,
             )  # fmt: skip
             side_scores = hs.total
             for info, parts in zip(infos, _breakdowns(hs)):
                 info.update(parts)
-            if self.game == "quindici":
+            if self.spec.rounded:  # Quindici (§13)
                 for i, info in enumerate(infos):
                     info["raw"] = [int(x) for x in side_scores[i]]
                 side_scores = quindici_round(side_scores)
@@ -583,7 +582,7 @@ class TarocchinoGame:
         idx = np.flatnonzero(counted)
         r = rows[idx]
         ints[r, HANDS_PLAYED] += 1
-        if self.game == "mattazza":
+        if self.spec.scoring == "penalty":  # Mattazza (§14.6)
             losers = np.zeros((len(idx), n), dtype=bool)
             for j, i in enumerate(idx):
                 losers[j, infos[i]["losers"]] = True
@@ -603,12 +602,13 @@ class TarocchinoGame:
             next_dealer = nxt
         else:
             seat_ints[r, :, TOTAL] += scores[idx]
-            if self.game == "quindici":
+            if self.spec.rounded:
                 sides = self._sides(state, r)
                 raw = np.array([infos[i]["raw"] for i in idx], dtype=np.int64).reshape(len(idx), 2)
                 seat_ints[r, :, RAW_TOTAL] += np.take_along_axis(raw, sides, axis=1)
-            if self.game == "terziglio":
+            if self.spec.next_dealer == "soloist":
                 next_dealer[idx] = ints[r, SOLOIST]  # §10.7: the soloist deals next
+            if self.spec.scoring == "poste":  # §10.7: every hand a game, settled at once; a match is match_hands hands
                 last = ints[r, HANDS_PLAYED] >= c.match_hands
                 over[idx] = last
                 tot = seat_ints[r, :, TOTAL]
@@ -616,15 +616,15 @@ class TarocchinoGame:
                 winner[idx] = np.where(unique, np.argmax(tot, axis=1), DRAW)
             else:
                 totals = seat_ints[r][:, [0, 1], TOTAL]  # side 0 and side 1: seats 0 and 1 in every 2-side game here
-                if self.game == "quattro_scartate":
-                    res = quattro_scartate_result(totals, ints[r, HANDS_PLAYED], tie=c.tie)
+                if self.spec.game_hands is not None:  # Quattro Scartate (§9)
+                    res = quattro_scartate_result(totals, ints[r, HANDS_PLAYED], tie=c.tie, hands=self.spec.game_hands)
                 else:
                     res = game_result(totals, c.target, tie=c.tie)
                 over[idx] = res != PLAY_ON
                 winner[idx] = res
         for info, totals_row in zip(infos, seat_ints[rows, :, TOTAL].tolist()):
             info["totals"] = totals_row
-        if self.game != "mattazza":
+        if self.spec.scoring != "penalty":
             for i in np.flatnonzero(over).tolist():
                 infos[i]["game_winner"] = "draw" if winner[i] == DRAW else int(winner[i])
                 ints[rows[i], GAME_WINNER] = winner[i]

@@ -43,29 +43,31 @@ import numpy as np
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.combinations import MORI_OPTIONS, combination_points
 from tarot_env.rules.bolognese.counting import CARD_VALUE, LAST_TRICK_BONUS, pile_half_points, pile_points
+from tarot_env.rules.bolognese.games import GAMES
 
 # --------------------------------------------------------------------------- constants
+# The games' facts are the rows of the one table of the games (games.py); these names read them.
 #: Ottocento's target and the longer games some tables play (§8.1, seed 4.1.1).
-OTTOCENTO_TARGET = 800
-OTTOCENTO_TARGETS = (800, 1000, 1500)
+OTTOCENTO_TARGET = GAMES["ottocento"].target
+OTTOCENTO_TARGETS = GAMES["ottocento"].targets
 #: Hands in a game of Quattro Scartate: each of the four players deals once (§9).
-QUATTRO_SCARTATE_HANDS = 4
-MILLONE_TARGET = 1000
+QUATTRO_SCARTATE_HANDS = GAMES["quattro_scartate"].game_hands
+MILLONE_TARGET = GAMES["millone"].target
 #: Centocinquanta's target and the variants of §12.3.
-CENTOCINQUANTA_TARGET = 150
-CENTOCINQUANTA_TARGETS = (150, 151, 200)
+CENTOCINQUANTA_TARGET = GAMES["centocinquanta"].target
+CENTOCINQUANTA_TARGETS = GAMES["centocinquanta"].targets
 #: Quindici's target, in rounded points, and the variants of §13.
-QUINDICI_TARGET = 15
-QUINDICI_TARGETS = (15, 20, 21)
+QUINDICI_TARGET = GAMES["quindici"].target
+QUINDICI_TARGETS = GAMES["quindici"].targets
 
 #: Tricks in a hand of each game (§8.2, §10.4, §11.5, §12.2, §14.3).
-OTTOCENTO_TRICKS = 15
-TERZIGLIO_TRICKS = 18
-MILLONE_TRICKS = 20
-CENTOCINQUANTA_TRICKS = 15
-MATTAZZA_TRICKS = 10
+OTTOCENTO_TRICKS = GAMES["ottocento"].tricks
+TERZIGLIO_TRICKS = GAMES["terziglio"].tricks
+MILLONE_TRICKS = GAMES["millone"].tricks
+CENTOCINQUANTA_TRICKS = GAMES["centocinquanta"].tricks
+MATTAZZA_TRICKS = GAMES["mattazza"].tricks
 #: Cards in play in Centocinquanta and Quindici: 15 + 17; the other 30 are out of the count (§12.1).
-CENTOCINQUANTA_CARDS = 32
+CENTOCINQUANTA_CARDS = NUM_CARDS - GAMES["centocinquanta"].out_of_play(2)
 
 #: :func:`game_result` and friends: no winner yet, play another hand.
 PLAY_ON = -1
@@ -367,19 +369,22 @@ def game_result(totals: np.ndarray, target: int, *, tie: str = "play_on") -> np.
     return np.where(~reached, PLAY_ON, np.where(n_top > 1, tied, np.argmax(tot, axis=1))).astype(np.int64)
 
 
-def quattro_scartate_result(totals: np.ndarray, hands_played: np.ndarray | int, *, tie: str = "draw") -> np.ndarray:
+def quattro_scartate_result(
+    totals: np.ndarray, hands_played: np.ndarray | int, *, tie: str = "draw", hands: int | None = QUATTRO_SCARTATE_HANDS
+) -> np.ndarray:
     """End of a game of Quattro Scartate (§9): (R,) winning side, PLAY_ON or DRAW.
 
-    There is no target and no claim: the game lasts :data:`QUATTRO_SCARTATE_HANDS` hands, each
-    player dealing once; then the higher total wins. On equal totals (U10): ``tie="draw"``
-    (default) or ``"extra_hand"``: play on, one hand at a time, until the totals differ.
+    There is no target and no claim: the game lasts ``hands`` hands (the game's row,
+    :data:`QUATTRO_SCARTATE_HANDS`: each player deals once); then the higher total wins. On
+    equal totals (U10): ``tie="draw"`` (default) or ``"extra_hand"``: play on, one hand at a
+    time, until the totals differ.
     """
     _check_option(tie, ("draw", "extra_hand"), "tie", "U10")
     tot = np.asarray(totals)
     if tot.ndim != 2 or tot.shape[1] != 2 or not np.issubdtype(tot.dtype, np.integer):
         raise ValueError(f"totals must be integers of shape (R, 2), got {tot.dtype} {tot.shape}")
     h = _int_rows(hands_played, "hands_played", (len(tot),))
-    done = h >= QUATTRO_SCARTATE_HANDS
+    done = h >= (QUATTRO_SCARTATE_HANDS if hands is None else hands)
     equal = tot[:, 0] == tot[:, 1]
     tied = DRAW if tie == "draw" else PLAY_ON
     return np.where(~done, PLAY_ON, np.where(equal, tied, np.argmax(tot, axis=1))).astype(np.int64)

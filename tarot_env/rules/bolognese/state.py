@@ -70,8 +70,13 @@ class Result(_Codes):
 # where a card is (the PLACE row)
 PL_HAND, PL_EXTRA, PL_SECOND, PL_POZZO, PL_OUT, PL_DISCARD, PL_TABLE, PL_PILE = range(8)
 
-# the games (kernel code)
-GM_OTTOCENTO, GM_QUATTRO_SCARTATE, GM_TERZIGLIO, GM_MILLONE, GM_CENTOCINQUANTA, GM_QUINDICI, GM_MATTAZZA = range(7)
+# the sides (the O_SIDES option column, from GameSpec.sides): partners seat % 2, the soloist
+# against the others, each player for himself
+SD_PARTNERS, SD_SOLOIST, SD_EACH = range(3)
+SIDES_CODES = {"partners": SD_PARTNERS, "soloist": SD_SOLOIST, "each": SD_EACH}
+# who makes a hand's discards (the O_DISCARDER option column, from GameSpec.discarder)
+DS_DEALER, DS_SOLOIST = range(2)
+DISCARDER_CODES = {"dealer": DS_DEALER, "soloist": DS_SOLOIST}
 
 # ---------------------------------------------------------------------- actions (docs/interface.md §3)
 AB_PLAY = 0  # play <card>: 0..61
@@ -127,15 +132,26 @@ CARD_INITIAL = {"HAND_OF": -1, "PILE_OF": -1, "PLAYED_BY": -1, "TRICK_OF": -1, "
 MAX_TRICKS = 20
 
 # ---------------------------------------------------------------------- kernel options (opts)
+# The compiled kernels never ask which game they play: the game's row (games.GameSpec) and its
+# rules options arrive as these columns (TarocchinoConfig.kernel_options). The game's facts:
+#   O_N players, O_TRICKS tricks in a hand, O_SIDES (SD_*), O_AUCTION Terziglio's auction,
+#   O_CLAIMS claim windows, O_OPP_AFTER_PICKUP the opponent's window after the dealer's pickup,
+#   O_PRIMO_PARTNER_ADDS §8.4 step 4, O_ROUNDED Quindici's q, O_FIRST_DISCARDS each player's
+#   discard before a second deal, O_SECOND_DEAL, O_DISCARDS / O_DISCARDER (DS_*) the discard.
+# The rules options: the others (O_TARGET, O_DECLARATIONS... as the option names say).
 OPTION_NAMES = (
-    "O_N", "O_GAME", "O_TRICKS", "O_TARGET", "O_CLAIMS", "O_WRONG_LOSES", "O_DEALER_AGAIN", "O_PARTNER_NEEDS_OWN",
+    "O_N", "O_TRICKS", "O_TARGET", "O_CLAIMS", "O_WRONG_LOSES", "O_DEALER_AGAIN", "O_PARTNER_NEEDS_OWN",
     "O_DECLARATIONS", "O_MUST_OVERTRUMP", "O_MATTO_LEAD", "O_GIFT_ANY", "O_MATTO_LAST_LOST", "O_MATTO_IS_TRUMP",
-    "O_EXCHANGE_CHOOSE", "O_FIRST_LEAD_SOLOIST", "O_OPP_CLAIM_EARLY", "O_MILLONE_DEALER_FIRST", "O_QUINDICI_RAW",
+    "O_EXCHANGE_CHOOSE", "O_FIRST_LEAD_SOLOIST", "O_OPP_CLAIM_EARLY", "O_DEALER_DISCARDS_FIRST", "O_CLAIM_RAW_SUM",
+    "O_SIDES", "O_AUCTION", "O_OPP_AFTER_PICKUP", "O_PRIMO_PARTNER_ADDS", "O_ROUNDED", "O_FIRST_DISCARDS",
+    "O_SECOND_DEAL", "O_DISCARDS", "O_DISCARDER",
 )  # fmt: skip
 (
-    O_N, O_GAME, O_TRICKS, O_TARGET, O_CLAIMS, O_WRONG_LOSES, O_DEALER_AGAIN, O_PARTNER_NEEDS_OWN,
+    O_N, O_TRICKS, O_TARGET, O_CLAIMS, O_WRONG_LOSES, O_DEALER_AGAIN, O_PARTNER_NEEDS_OWN,
     O_DECLARATIONS, O_MUST_OVERTRUMP, O_MATTO_LEAD, O_GIFT_ANY, O_MATTO_LAST_LOST, O_MATTO_IS_TRUMP,
-    O_EXCHANGE_CHOOSE, O_FIRST_LEAD_SOLOIST, O_OPP_CLAIM_EARLY, O_MILLONE_DEALER_FIRST, O_QUINDICI_RAW,
+    O_EXCHANGE_CHOOSE, O_FIRST_LEAD_SOLOIST, O_OPP_CLAIM_EARLY, O_DEALER_DISCARDS_FIRST, O_CLAIM_RAW_SUM,
+    O_SIDES, O_AUCTION, O_OPP_AFTER_PICKUP, O_PRIMO_PARTNER_ADDS, O_ROUNDED, O_FIRST_DISCARDS,
+    O_SECOND_DEAL, O_DISCARDS, O_DISCARDER,
 ) = range(len(OPTION_NAMES))  # fmt: skip
 
 
