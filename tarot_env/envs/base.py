@@ -15,7 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from tarot_env.errors import IllegalActionError
-from tarot_env.rules.options import check_illegal_action
+from tarot_env.rules.options import check_illegal_action, check_seed
 
 #: the rows argument of the game and encoder calls: the env is row 0 of a batch of one
 ROW = np.zeros(1, dtype=np.int64)
@@ -144,8 +144,7 @@ class TarotAECEnv(AECEnv):
         if unknown:
             # Warned, not refused: PettingZoo's api_test requires reset to accept any options.
             warnings.warn(f"unknown reset option(s) {sorted(unknown)} ignored; {self._reset_options_text}", UserWarning, stacklevel=2)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise TypeError(f"seed must be an int or None, got {seed!r}")
+        seed = check_seed(seed)
         start = self._parse_reset(options)  # checked before anything changes
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -174,7 +173,9 @@ class TarotAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if not self._started:
             raise RuntimeError("call reset() before observe(): no deal has been dealt yet")
-        seat = self._agent_index[agent]
+        seat = self._agent_index.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
         obs = self._cache.get(seat)
         if obs is None:
             viewer = self._viewers[seat]
@@ -191,6 +192,10 @@ class TarotAECEnv(AECEnv):
     def step(self, action: Any) -> None:
         if not self._started:
             raise RuntimeError("call reset() before step(): no deal has been dealt yet")
+        if not self.agents:
+            raise RuntimeError(
+                f"step({action!r}) refused: the {self._episode} is over and every agent has been removed; call reset() to start the next"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:

@@ -43,3 +43,15 @@ def check_illegal_action(illegal_action: Any, illegal_reward: Any) -> None:
         raise TypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
     if not np.isfinite(illegal_reward):
         raise ValueError(f"illegal_reward must be finite, got {illegal_reward!r}")
+
+
+def check_seed(seed: Any) -> int | None:
+    """``seed`` as an int (or None), or a clear error: NumPy's generators take non-negative
+    integers only, and a bool is refused (``seed=True`` is almost surely a mistake)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a non-negative int or None, got {seed!r} ({type(seed).__name__})")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int or None, got {seed}: NumPy's generators take seeds >= 0")
+    return int(seed)

@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tarot_env._jit import njit
+from tarot_env.errors import IllegalActionError
 
 
 class VectorStep(NamedTuple):
@@ -30,11 +31,18 @@ def check_rows(rows: Any, num_envs: int) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-def check_actions(actions: Any, num_rows: int) -> np.ndarray:
-    """``actions`` as an int64 array of shape ``(num_rows,)``, or a clear error (legality aside)."""
+def check_actions(actions: Any, num_rows: int, num_actions: int | None = None) -> np.ndarray:
+    """``actions`` as an int64 array of shape ``(num_rows,)``, or a clear error (legality aside).
+
+    Unsigned ids beyond int64 (``2**63`` and up) would wrap to negative numbers in the cast:
+    they are refused here, with the value given, as out of range."""
     arr = np.asarray(actions)
     if arr.shape != (num_rows,) or arr.dtype.kind not in "iu":
         raise ValueError(f"step() needs one int action per table: an int array of shape ({num_rows},), got {arr.dtype} {arr.shape}")
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and len(arr) and arr.max() > np.iinfo(np.int64).max:
+        i = int(np.argmax(arr > np.iinfo(np.int64).max))
+        allowed = f"action ids are 0..{num_actions - 1}" if num_actions else "action ids are small non-negative ints"
+        raise IllegalActionError(f"table {i}: action {int(arr[i])} is out of range: {allowed}")
     return arr.astype(np.int64, copy=False)
 
 

@@ -20,7 +20,7 @@ from tarot_env.rules.french.config import make_config
 from tarot_env.rules.french.deal import format_deal, parse_deal
 from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError
 from tarot_env.rules.french.state import Phase, Result
-from tarot_env.rules.options import check_env_options
+from tarot_env.rules.options import check_env_options, check_seed
 from tarot_env.vector.common import VectorStep, check_actions, check_rows, first_illegal
 
 _RESULT_NAMES = tuple(Result.name(code) for code in range(Result.count()))
@@ -81,6 +81,7 @@ class FrenchTarotVectorEnv:
             if not isinstance(deals, (list, tuple)) or len(deals) != self.num_envs:
                 raise ValueError(f"options['deals'] must list {self.num_envs} deals (one per table), got {type(deals).__name__}")
             parsed = [parse_deal(self.config, d) for d in deals]  # all checked before anything changes
+        seed = check_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._shaped[:] = 0.0
@@ -170,7 +171,7 @@ class FrenchTarotVectorEnv:
 
     def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
         """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
-        arr = check_actions(actions, len(rows))
+        arr = check_actions(actions, len(rows), self.num_actions)
         k = first_illegal(self.game_state.legal, rows, arr)
         if k >= 0:
             row = int(rows[k])

@@ -19,8 +19,9 @@ from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.actions import action_to_string, string_to_action
 from tarot_env.rules.bolognese.config import TarocchinoConfig
 from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
+from tarot_env.rules.bolognese.games import GameSpec
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
-from tarot_env.rules.options import check_env_options, check_illegal_action
+from tarot_env.rules.options import check_env_options, check_illegal_action, check_seed
 from tarot_env.vector.common import VectorStep, check_actions, check_rows, first_illegal
 
 
@@ -30,13 +31,14 @@ class TarocchinoVectorEnv:
     Options are those of the game's AEC env (``num_players`` for Mattazza, ``reward``,
     ``shaping``, ``oracle``, ``dealer`` and every rules option, ``episode="match"``
     included), plus ``records=True`` to receive each finished episode's record in
-    ``infos["records"]``.
+    ``infos["records"]``. ``game`` is a game's name or a
+    :class:`~tarot_env.rules.bolognese.games.GameSpec` row of one's own (a variant).
     """
 
     def __init__(
         self,
         num_envs: int,
-        game: str,
+        game: str | GameSpec,
         *,
         num_players: int | None = None,
         reward: str = "score",
@@ -58,8 +60,8 @@ class TarocchinoVectorEnv:
         check_illegal_action(illegal_action, illegal_reward)  # taken as the AEC env takes it; step() always raises
         self.config = TarocchinoConfig.make(game, num_players, **rules)
         check_env_options(self.config.num_players, reward, dealer, shaping=shaping, oracle=oracle)
-        self.env_id = f"{game}_v0"
-        self.game_name = game
+        self.env_id = f"{self.config.game}_v0"
+        self.game_name = self.config.game
         self.game = TarocchinoGame(self.config)
         self.deals = MatchDeals(keep=records)  # the episodes' deals (records need them)
         self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
@@ -89,6 +91,7 @@ class TarocchinoVectorEnv:
             if not isinstance(deals, (list, tuple)) or len(deals) != self.num_envs:
                 raise ValueError(f"options['deals'] must list {self.num_envs} deals (one per table), got {type(deals).__name__}")
             parsed = [self.game.parse_deal(d) for d in deals]  # all checked before anything changes
+        seed = check_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._shaped[:] = 0.0
@@ -168,10 +171,10 @@ class TarocchinoVectorEnv:
             reward = np.zeros((len(ends), self.num_players))
             for i, e in enumerate(ends):
                 if e.match_over:
-                    reward[i] = match_reward(self.game_name, e)
+                    reward[i] = match_reward(self.config.spec, e)
             paid = np.array([e.match_over for e in ends])
         else:
-            reward = hand_rewards(self.game_name, self.reward_mode, self.config.options.get("target", 0), ends)
+            reward = hand_rewards(self.config.spec, self.reward_mode, self.config.options.get("target", 0), ends)
             paid = np.ones(len(ends), dtype=bool)
         reward[paid] -= self._shaped[rows[paid]]
         self._shaped[rows[paid]] = 0.0
@@ -191,7 +194,7 @@ class TarocchinoVectorEnv:
         sides = self.game._sides(s, r)
         winners = s.hist[r, last]
         for k in range(len(r)):
-            shaped = trick_reward(self.game_name, self.reward_mode, float(value[k]), int(winners[k]), sides[k])
+            shaped = trick_reward(self.config.spec, self.reward_mode, float(value[k]), int(winners[k]), sides[k])
             rewards[done[k]] += shaped
             self._shaped[r[k]] += shaped
 
@@ -212,7 +215,7 @@ class TarocchinoVectorEnv:
 
     def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
         """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
-        arr = check_actions(actions, len(rows))
+        arr = check_actions(actions, len(rows), self.num_actions)
         k = first_illegal(self.game_state.legal, rows, arr)
         if k >= 0:
             row, a = int(rows[k]), int(arr[k])
