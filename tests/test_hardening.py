@@ -298,3 +298,93 @@ def test_random_malformed_records_raise_only_replay_error(env_id, data):
 
 
 _RECORDS = {env_id: _record(env_id, seed=3) for env_id in ["french_tarot_v0", "ottocento_v0"]}
+
+
+# ---------------------------------------------------------------------------------------- item 2
+@pytest.mark.parametrize("option", ["target", "cappotto_bonus"])
+@pytest.mark.parametrize("value", [10**30, 2**63, 10**9 + 1])
+def test_int_options_beyond_the_documented_bound_are_refused_at_make(option, value):
+    with pytest.raises(ValueError, match=rf"{option}={value} must be in \d+\.\.1_000_000_000"):
+        tarot_env.make("ottocento_v0", **{option: value})
+
+
+@pytest.mark.parametrize("total", [10**30, 2**63, -(10**30)])
+def test_huge_running_totals_are_refused_at_reset(total):
+    env = tarot_env.make("ottocento_v0")
+    env.reset(seed=0)
+    before = _snapshot(env)
+    with pytest.raises(ValueError, match=r"'totals' must be ints in 0\.\.1_000_000_000"):
+        env.reset(seed=1, options={"totals": [total, 0, total, 0]})
+    assert _snapshot(env) == before
+
+
+def test_an_illegal_reward_beyond_float_range_is_refused():
+    with pytest.raises(ValueError, match="illegal_reward must be finite"):
+        tarot_env.make("french_tarot_v0", illegal_reward=10**400)
+
+
+def test_the_largest_allowed_bonus_scores_exactly():
+    """At the bound, a hand still scores in int64 without wrapping (a capotted side gets the bonus)."""
+    env = tarot_env.make("ottocento_v0", cappotto_bonus=10**9)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while not env.unwrapped.game_over:
+        env.step(int(rng.choice(env.unwrapped.legal_actions())))
+    assert np.all(np.abs(env.unwrapped.game_state.scores[0]) < 2 * 10**9)
+
+
+# ---------------------------------------------------------------------------------------- item 1
+def _first_deal(env_id: str, seed: int, **options) -> dict:
+    env = tarot_env.make(env_id, **options)
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    return raw._deal_record(raw._deal_snapshot())
+
+
+def test_match_deals_whose_dealers_do_not_follow_are_refused_at_reset():
+    """Ottocento's deal passes to the right: a second deal by the same dealer is refused at
+    reset, naming the deal and the dealer expected, and the env is left as it was."""
+    env = tarot_env.make("ottocento_v0", episode="match")
+    env.reset(seed=0)
+    before = _snapshot(env)
+    d = _first_deal("ottocento_v0", 0)
+    with pytest.raises(ValueError, match=rf"deals\[1\] has dealer {d['dealer']}, .* deals\[1\] is dealt by {(d['dealer'] + 1) % 4}"):
+        env.reset(options={"deals": [d, d]})
+    assert _snapshot(env) == before
+    following = dict(d, dealer=(d["dealer"] + 1) % 4)
+    following["hands"] = d["hands"][-1:] + d["hands"][:-1]  # the same hands, one seat on
+    env.reset(options={"deals": [d, following]})  # accepted
+
+
+def test_several_deals_for_a_one_hand_episode_are_refused():
+    d = _first_deal("ottocento_v0", 0)
+    with pytest.raises(ValueError, match=r"'deals' gives 2 deals, but an episode is one hand"):
+        tarot_env.make("ottocento_v0").reset(options={"deals": [d, d]})
+
+
+def test_a_match_deal_that_play_makes_impossible_truncates_the_episode_with_its_reason():
+    """Terziglio's soloist deals next, so a later fixed deal is checked when its turn comes: a
+    deal by another seat ends the episode as truncated (infos say why); nothing is stuck."""
+    truncated = 0
+    for seed in range(8):
+        env = tarot_env.make("terziglio_v0", episode="match")
+        d = _first_deal("terziglio_v0", seed)
+        env.reset(options={"deals": [d, d, d]})
+        rng = np.random.default_rng(seed)
+        ended = None
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                ended = (term, trunc, info)
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        term, trunc, info = ended
+        if trunc:
+            truncated += 1
+            assert not term and "later deals must follow the match" in info["truncated"]
+        with pytest.raises(RuntimeError, match="call reset"):
+            env.step(0)
+        env.reset(seed=seed)
+        assert env.agents and not env.unwrapped.game_over
+    assert truncated > 0

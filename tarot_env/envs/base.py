@@ -41,6 +41,8 @@ class TarotAECEnv(AECEnv):
     illegal_reward: float = -1.0
     #: set when the episode was ended by an illegal action (``illegal_action="terminate"``)
     illegal_end: dict[str, Any] | None = None
+    #: why the episode was truncated (a fixed deal a match could not follow), else None
+    _truncated: str | None = None
 
     def __init__(
         self,
@@ -155,6 +157,7 @@ class TarotAECEnv(AECEnv):
         self._new_hand()
         self._started = True
         self.illegal_end = None
+        self._truncated = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._paid = False
@@ -320,8 +323,12 @@ class TarotAECEnv(AECEnv):
 
     def _finish(self) -> None:
         """The episode is over: every agent is terminated; its record is kept (made into a dict by record())."""
+        truncated = self._truncated is not None
         for a in self.possible_agents:
-            self.terminations[a] = True
+            self.truncations[a] = truncated
+            self.terminations[a] = not truncated
+            if truncated:
+                self.infos[a] = dict(self.infos[a], truncated=self._truncated)
         self._last_record = self._record_args()
         self.agent_selection = self.possible_agents[self._current]
 

@@ -111,7 +111,26 @@ class TarocchinoEnv(TarotAECEnv):
                     deals.append((*self.game.parse_deal(d, active), active))
                 except (ValueError, TypeError) as err:
                     raise type(err)(f"deals[{i}]: {err}") from None
+        self._check_dealers(deals)
         return deals, self.config.parse_totals(options.get("totals"))
+
+    def _check_dealers(self, deals: list[tuple[int, np.ndarray, tuple[int, ...] | None]]) -> None:
+        """The later deals of a match must be dealt by the dealers the rules name: the next seat
+        to the right each hand, where that is known before play (not in Terziglio, whose
+        soloist deals next, nor in Mattazza, where players drop out: there a deal that does not
+        follow the match truncates the episode when its turn comes)."""
+        if len(deals) > 1 and not self.config.match:
+            raise ValueError(f"'deals' gives {len(deals)} deals, but an episode is one hand (episode='deal'): give one, or episode='match'")
+        if len(deals) < 2 or self.config.spec.next_dealer != "right" or self.config.spec.players_drop_out:
+            return
+        first = deals[0][0]
+        for k, (dealer, _, _) in enumerate(deals[1:], start=1):
+            expected = (first + k) % self.num_players
+            if dealer != expected:
+                raise ValueError(
+                    f"deals[{k}] has dealer {dealer}, but the deal passes to the right each hand: after deals[0] dealt by "
+                    f"{first}, deals[{k}] is dealt by {expected}"
+                )
 
     def _active_of(self, deal: Any) -> tuple[int, ...] | None:
         """The seats a later Mattazza deal is dealt to: those with cards (players drop out of a match)."""
@@ -158,6 +177,8 @@ class TarocchinoEnv(TarotAECEnv):
             self._pay(*self._hand_end(end))
 
     def _hand_end(self, end: HandEnd) -> tuple[np.ndarray, dict[str, Any]]:
+        if "truncated" in end.info:  # a fixed deal the match could not follow: truncated, not terminated
+            self._truncated = end.info["truncated"]
         """Close the hand's record entry (and open the next hand's); the reward it pays (minus
         what shaping paid) and the infos that describe it."""
         entry = self._deals[-1]

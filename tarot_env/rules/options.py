@@ -41,8 +41,12 @@ def check_illegal_action(illegal_action: Any, illegal_reward: Any) -> None:
         )
     if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
         raise TypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
-    if not np.isfinite(illegal_reward):
-        raise ValueError(f"illegal_reward must be finite, got {illegal_reward!r}")
+    try:
+        finite = bool(np.isfinite(float(illegal_reward)))
+    except OverflowError:  # an int beyond float range
+        finite = False
+    if not finite:
+        raise ValueError(f"illegal_reward must be finite (a number), got {illegal_reward!r:.60}")
 
 
 def check_seed(seed: Any) -> int | None:

@@ -28,6 +28,11 @@ def _every(spec: GameSpec) -> bool:
     return True
 
 
+#: The largest number an int option or a running total may be: far above any real game's scores
+#: (targets are 3 to 1500), and small enough that every sum the rules make stays exact in int64.
+MAX_POINTS = 10**9
+
+
 @dataclass(frozen=True)
 class Option:
     """One rules option: its default, the values allowed (a tuple, or a type for numbers),
@@ -229,8 +234,8 @@ class TarocchinoConfig:
                     raise TypeError(f"{name} must be an int, got {value!r} ({OPTIONS[name].ref}: {OPTIONS[name].doc})")
                 value = int(value)
                 low = 0 if name == "cappotto_bonus" else 1
-                if value < low:
-                    raise ValueError(f"{name}={value} must be at least {low} ({OPTIONS[name].doc})")
+                if not low <= value <= MAX_POINTS:
+                    raise ValueError(f"{name}={value} must be in {low}..{MAX_POINTS:_} ({OPTIONS[name].doc})")
             elif value not in allowed or type(value) is not type(allowed[0]):
                 raise ValueError(
                     f"{name}={value!r} is not allowed in {spec.title}; choose one of {', '.join(map(repr, allowed))} "
@@ -274,6 +279,8 @@ class TarocchinoConfig:
             or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) for t in totals)
         ):
             raise ValueError(f"'totals' must list {n} ints, one per seat (partners equal), got {totals!r}")
+        if any(not -MAX_POINTS <= t <= MAX_POINTS for t in totals):
+            raise ValueError(f"'totals' must be ints in 0..{MAX_POINTS:_}, got {totals!r:.200}")
         t = np.array(totals, dtype=np.int64)
         if self.spec.sides == "partners" and (t[0] != t[2] or t[1] != t[3]):
             raise ValueError(f"partners share one total: seats 0 and 2, 1 and 3 must be equal, got {list(totals)}")

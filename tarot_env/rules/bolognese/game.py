@@ -399,19 +399,27 @@ class TarocchinoGame:
         ints[done, PHASE] = PH_DONE
         ints[done, MATCH_OVER] = 1
         state.legal[done] = False
-        go_on = np.flatnonzero(~finished)
-        if len(go_on):
-            packs = np.empty((len(go_on), NUM_CARDS), dtype=np.int64)
-            for k, i in enumerate(go_on):
-                r = int(rows[i])
-                queued = None if deals is None else deals.queued.get(r)
-                if queued:
-                    packs[k] = self._next_queued(state, r, int(next_dealer[i]), queued)
-                else:
-                    if rng is None:
-                        raise RuntimeError("the next hand of a match needs a random generator (or queued fixed deals)")
-                    packs[k] = np.argsort(rng.random(NUM_CARDS))
-            self.start_deals(state, rows[go_on], next_dealer[go_on], packs, new_match=False, deals=deals)
+        go_on, packs = [], []
+        for i in np.flatnonzero(~finished).tolist():
+            r = int(rows[i])
+            queued = None if deals is None else deals.queued.get(r)
+            if queued:
+                pack, why = self._next_queued(state, r, int(next_dealer[i]), queued)
+                if why is not None:  # a fixed deal the match cannot follow: the episode stops here
+                    ends[i].info["truncated"] = why
+                    ends[i].match_over = True
+                    ints[r, PHASE] = PH_DONE
+                    ints[r, MATCH_OVER] = 1
+                    state.legal[r] = False
+                    continue
+            else:
+                if rng is None:
+                    raise RuntimeError("the next hand of a match needs a random generator (or queued fixed deals)")
+                pack = np.argsort(rng.random(NUM_CARDS))
+            go_on.append(i)
+            packs.append(pack)
+        if go_on:
+            self.start_deals(state, rows[go_on], next_dealer[go_on], np.stack(packs), new_match=False, deals=deals)
         return ends
 
     def _claimed_scores(self, state: TarocchinoState, r: int, claimer: int, side: int) -> np.ndarray:
@@ -434,16 +442,20 @@ class TarocchinoGame:
             credit[side] += own
         return credit[sides]
 
-    def _next_queued(self, state: TarocchinoState, r: int, dealer: int, queued: list) -> np.ndarray:
+    def _next_queued(self, state: TarocchinoState, r: int, dealer: int, queued: list) -> tuple[np.ndarray, str | None]:
+        """The next fixed deal of a match, and why it cannot be played (None when it can): its
+        dealer and players must be those the rules name now. Where they are known in advance
+        the env checks them at reset; where play decides them (the Terziglio soloist deals
+        next, Mattazza players drop out) the episode is truncated here, with this reason."""
         q_dealer, pack, q_active = queued.pop(0)
         active = self.active_seats(state, r)
         if q_dealer != dealer or (q_active is not None and tuple(q_active) != active):
-            raise RuntimeError(
-                f"the fixed deal for hand {int(state.ints[r, HAND_NO]) + 1} has dealer {q_dealer}"
+            return pack, (
+                f"the fixed deal deals[{int(state.ints[r, HAND_NO]) + 1}] has dealer {q_dealer}"
                 + (f" and players {list(q_active)}" if q_active else "")
                 + f", but the rules name dealer {dealer} and players {list(active)}: later deals must follow the match"
             )
-        return pack
+        return pack, None
 
     def _sides(self, state: TarocchinoState, rows: np.ndarray) -> np.ndarray:
         """(R, N) the side of each seat: partners seat % 2; Terziglio 0 the soloist, 1 the others;
