@@ -2,6 +2,7 @@
 
     python -m tarot_env.experiments.arena --env ottocento_v0 --agents random,rules --deals 200      # outputs in runs/arena
     python -m tarot_env.experiments.arena --env french_tarot_v0 --players 4 --agents rules,sb3:model.zip --time-limit 0.5
+    python -m tarot_env.experiments.arena --env ottocento_v0 --agents rules,random --ratings runs/league.json   # extend a leaderboard
 
 - **Deal set**: ``results/deals/<env_id>[_<n>p]_v1.json`` (``_s<seed>`` added for a seed other than
   the default), made once from the seed and reused (extended deterministically when more deals are
@@ -13,15 +14,30 @@
   deal's score; Ottocento, Quattro Scartate and the two-player games own side minus the other
   side; Terziglio the settlement; Mattazza −1 for a loser, else 0. An agent's score of a deal is
   the mean over the seats it held in all rotations. "Won": a positive score (Mattazza: not losing).
-- **Metrics**: means with 95% normal-approximation confidence intervals over deals (the unit of
-  independence), the paired differences between agents, and per role (French: taker, partner,
-  defender, passed; Terziglio: soloist, opponent, passed; partnership games: side; others: seat;
-  role intervals are over seat-plays).
+- **Deals not played**: a play (a deal at one seating) where everyone passed (French Tarot
+  ``all_passed``, Tarocchino ``thrown_in``) or that was annulled (French ``petit_sec``) is counted
+  apart (``results["passed"]``). It counts in the mean scores (a score of 0) and not in the win
+  rates: nobody lost it.
+- **Metrics**: the unit of independence is the deal played at all its seatings (the duplicate
+  group): the seat-plays inside it share the cards, so they are not independent. Mean scores and
+  the paired differences between agents get 95% normal-approximation intervals over deals; per role
+  (French: taker, partner, defender, passed; Terziglio: soloist, opponent, passed; partnership
+  games: side; others: seat) the mean is over seat-plays and its interval is clustered by deal
+  (:func:`cluster_mean_ci`). Rates get Wilson score intervals, which stay inside [0, 1], with the
+  deal-clustered effective sample size (:func:`rate_ci`).
 - **Ratings**: OpenSkill Plackett-Luce, one rating game per deal (agents ranked by their duplicate
-  score), kept per table in ``<out>/ratings.json`` and updated by later runs.
-- **Table rules**: a move limit in seconds; an agent that raises, returns an illegal action or runs
-  past the limit is replaced for that move by the fallback (the rule-based bot of the game
-  family), and each such case is counted.
+  score). A run starts fresh: its leaderboard is of its own deals, stored per table in
+  ``<out>/ratings.json`` (that table's entry replaced), so the same command gives the same
+  leaderboard every time. ``--ratings FILE`` (``ratings=``) names a ratings file to extend instead:
+  the table's ratings there are the starting point, and the file is updated.
+- **Table rules**: a move limit in seconds; an agent that raises (any exception, ``SystemExit`` and
+  ``KeyboardInterrupt`` included), returns an illegal action or runs past the limit is replaced for
+  that move by the fallback (the rule-based bot of the game family), and each such case is counted.
+  Each agent's moves run in a worker thread of its own; a hung move's thread is abandoned, and at
+  most :data:`MAX_STUCK_MOVES` of them per agent are left running (the agent is not asked again,
+  its moves count as timeouts, until one ends). An evaluation where an agent could not play at all
+  (every move fell back: a model of another game) is an error on the command line
+  (``strict=True``), not a tie.
 """
 
 from __future__ import annotations
@@ -31,8 +47,10 @@ import fcntl
 import json
 import math
 import os
+import queue
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,6 +64,15 @@ DEAL_SET_VERSION = 1
 DEFAULT_SEED = 0
 Z95 = 1.959963984540054
 PARTNERSHIP = ("ottocento_v0", "quattro_scartate_v0")
+#: the ``info["result"]`` of a deal nobody played: everyone passed, or it was annulled (petit sec)
+NOT_PLAYED = ("all_passed", "thrown_in", "petit_sec")
+#: how many moves of one agent may still be running past the time limit (their threads abandoned);
+#: beyond it the agent is not asked again, its moves are timeouts, until one of them ends
+MAX_STUCK_MOVES = 4
+
+
+class AgentCouldNotPlayError(ValueError):
+    """An agent could not play this table at all: a model of another game or player count, or every move fell back."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -62,48 +89,157 @@ def rule_agent(env_id: str) -> Any:
     return TarocchinoRuleAgent(env_id)
 
 
-def make_agent(spec: str, env_id: str, seed: int = 0) -> Any:
-    """An agent from its CLI name: ``random``, ``rules`` or ``sb3:<path-to-zip>``.
+def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = None) -> Any:
+    """An agent from its CLI name: ``random``, ``rules`` or ``sb3:<path-to-zip>`` (``.zip`` may be left out).
 
     A saved model plays greedily (its most probable legal action), as trained agents are evaluated:
     sampling would add noise to every comparison. ``SB3PolicyAgent(model)`` samples, in the Python API.
+    A model whose observation or action sizes are not the table's (``num_players``: the env's
+    default when ``None``) is refused here, with :class:`AgentCouldNotPlayError`: every one of its
+    moves would fail and fall back to the bot, and the evaluation would report a tie. Raises
+    ``ValueError`` for an unknown name or a model file that is missing or unreadable.
     """
     if spec == "random":
         return RandomAgent(seed)
     if spec == "rules":
         return rule_agent(env_id)
     if spec.startswith("sb3:"):
+        path = model_path(spec)
         from sb3_contrib import MaskablePPO
         from tarot_env.agents.sb3_policy import SB3PolicyAgent
 
-        return SB3PolicyAgent(MaskablePPO.load(spec[4:], device="cpu"), deterministic=True)
+        try:
+            model = MaskablePPO.load(str(path), device="cpu")
+        except Exception as err:  # a zip of something else, a truncated file ...: SB3 raises many kinds
+            raise ValueError(f"agent {spec!r}: {str(path)!r} is not a model saved by MaskablePPO ({type(err).__name__}: {err})") from err
+        check_model_fits(model, spec, env_id, num_players)
+        return SB3PolicyAgent(model, deterministic=True)
     raise ValueError(f"unknown agent {spec!r}: use random, rules or sb3:<path-to-zip>")
 
 
+def model_path(spec: str) -> Path:
+    """The model file of ``sb3:<path>``: the path as given, or with ``.zip`` added (as SB3 saves it).
+
+    Resolved here rather than by SB3, which adds ``.zip`` to a missing path and then reports
+    ``model_final.zip.zip``, a file the user never named.
+    """
+    text = spec[len("sb3:") :]
+    if not text:
+        raise ValueError(f"agent {spec!r} names no model file: give sb3:<path-to-zip>, e.g. sb3:runs/train/model_final.zip")
+    path = Path(text)
+    if path.is_file():
+        return path
+    if path.is_dir():
+        raise ValueError(f"agent {spec!r}: {text!r} is a folder; give the model's file, e.g. sb3:{path / 'model_final.zip'}")
+    zipped = path.with_name(path.name + ".zip")
+    if path.suffix != ".zip" and zipped.is_file():
+        return zipped
+    tried = repr(text) if path.suffix == ".zip" else f"{text!r} (nor {str(zipped)!r})"
+    raise ValueError(f"agent {spec!r}: there is no model file {tried}; give a model saved by training, e.g. sb3:runs/train/model_final.zip")
+
+
+def check_model_fits(model: Any, spec: str, env_id: str, num_players: int | None = None) -> None:
+    """Refuse a model whose observation or action sizes differ from the table's (:class:`AgentCouldNotPlayError`)."""
+    env = tarot_env.make(env_id, **_env_options(num_players))
+    agent = env.possible_agents[0]
+    want = (tuple(env.observation_space(agent)["observation"].shape), int(env.action_space(agent).n))
+    n = getattr(model.action_space, "n", None)
+    got = (tuple(getattr(model.observation_space, "shape", None) or ()), None if n is None else int(n))
+    if got != want:
+
+        def size(shape: tuple[int, ...]) -> str:
+            return str(shape[0]) if len(shape) == 1 else "x".join(map(str, shape)) or "?"
+
+        raise AgentCouldNotPlayError(
+            f"agent {spec!r} cannot play {table_label(env_id, num_players)}: its model takes observations of {size(got[0])} values "
+            f"and chooses among {got[1]} actions, the table's are {size(want[0])} and {want[1]} "
+            "(a model of another game or player count)"
+        )
+
+
 class _MoveTimeoutError(Exception):
-    pass
+    """The move ran past the limit, or was not asked because the agent is still busy with earlier moves."""
 
 
-def _call(fn: Callable[[], Any], time_limit: float | None) -> Any:
-    """``fn()``, in a daemon thread when there is a time limit (raises ``_MoveTimeoutError`` past it)."""
-    if time_limit is None:
-        return fn()
-    box: dict[str, Any] = {}
+class _AgentFailedError(Exception):
+    """What the agent raised in its worker thread (any ``BaseException``), carried to the table."""
 
-    def target() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as e:
-            box["error"] = e
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(error)
+        self.error = error
 
-    t = threading.Thread(target=target, daemon=True)
-    t.start()
-    t.join(time_limit)
-    if t.is_alive():
-        raise _MoveTimeoutError
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+
+class _Job:
+    """One call of an agent: the function, and its value or error once ``done`` is set."""
+
+    __slots__ = ("done", "error", "fn", "value")
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+class _Worker:
+    """A daemon thread that runs jobs one at a time until it is handed ``None``."""
+
+    def __init__(self, name: str) -> None:
+        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job is None:
+                return
+            try:
+                job.value = job.fn()
+            except BaseException as e:  # an agent's SystemExit or KeyboardInterrupt is its fault: reported, not obeyed
+                job.error = e
+            job.done.set()
+            del job
+
+
+class _AgentRunner:
+    """Runs one agent's moves in a worker thread of its own, reused from move to move.
+
+    In a thread, whatever the agent raises (``SystemExit`` and ``KeyboardInterrupt`` too) is
+    caught there and reported as the agent's fault, while a real Ctrl-C reaches the main thread,
+    which is only waiting, and stops the run. A move past the limit abandons its worker (told to
+    end once the move returns) and the next move gets a new one; at most ``MAX_STUCK_MOVES``
+    abandoned workers per agent may still be running, so hung moves cannot pile up threads.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.worker: _Worker | None = None
+        self.stuck: list[_Worker] = []
+
+    def call(self, fn: Callable[[], Any], time_limit: float | None) -> Any:
+        self.stuck = [w for w in self.stuck if w.thread.is_alive()]
+        if len(self.stuck) >= MAX_STUCK_MOVES:
+            raise _MoveTimeoutError(f"not asked: {len(self.stuck)} earlier moves still running past the limit")
+        if self.worker is None:
+            self.worker = _Worker(f"arena-agent-{self.name}")
+        job = _Job(fn)
+        self.worker.jobs.put(job)
+        if not job.done.wait(time_limit):
+            self.worker.jobs.put(None)  # the worker ends when (if ever) the hung move returns
+            self.stuck.append(self.worker)
+            self.worker = None
+            raise _MoveTimeoutError(f"over {time_limit}s")
+        if job.error is not None:
+            raise _AgentFailedError(job.error)
+        return job.value
+
+    def close(self) -> None:
+        """End the idle worker (abandoned ones end by themselves when their move returns)."""
+        if self.worker is not None:
+            self.worker.jobs.put(None)
+            self.worker.thread.join(1.0)
+            self.worker = None
 
 
 def _as_action(a: Any) -> int:
@@ -205,8 +341,14 @@ class _Table:
         self.env = tarot_env.make(env_id, **_env_options(num_players))
         self.agents, self.fallback, self.time_limit = agents, fallback, time_limit
         self.counts = {n: {"moves": 0, "exception": 0, "illegal": 0, "timeout": 0, "fallback": 0} for n in agents}
+        self.first_failure: dict[str, str] = {}
         self.events: list[dict] = []
+        self.runners = {n: _AgentRunner(n) for n in agents}
         self._last_resort = RandomAgent(12345)
+
+    def close(self) -> None:
+        for runner in self.runners.values():
+            runner.close()
 
     def _move(self, name: str, obs: np.ndarray, mask: np.ndarray, where: dict) -> int:
         c = self.counts[name]
@@ -215,16 +357,19 @@ class _Table:
         o, m = obs.copy(), mask.copy()
         kind = None
         try:
-            a = _as_action(_call(lambda: agent.act(o, m), self.time_limit))
+            a = _as_action(self.runners[name].call(lambda: agent.act(o, m), self.time_limit))
             if 0 <= a < len(mask) and mask[a]:
                 return a
             kind, detail = "illegal", f"action {a}"
-        except _MoveTimeoutError:
-            kind, detail = "timeout", f"over {self.time_limit}s"
-        except Exception as e:
+        except _MoveTimeoutError as e:
+            kind, detail = "timeout", str(e)
+        except _AgentFailedError as e:
+            kind, detail = "exception", f"{type(e.error).__name__}: {e.error}"[:200]
+        except Exception as e:  # _as_action of what the agent returned
             kind, detail = "exception", f"{type(e).__name__}: {e}"[:200]
         c[kind] += 1
         c["fallback"] += 1
+        self.first_failure.setdefault(name, f"{kind}: {detail}")
         if len(self.events) < 100:
             self.events.append({"agent": name, "kind": kind, "detail": detail, **where})
         try:
@@ -258,7 +403,7 @@ class _Table:
 # Statistics
 # ---------------------------------------------------------------------------------------------
 def mean_ci(values: list[float] | np.ndarray) -> dict:
-    """Mean with a 95% normal-approximation confidence interval."""
+    """Mean with a 95% normal-approximation confidence interval; ``values`` are independent (one per deal)."""
     x = np.asarray(values, dtype=float)
     n = len(x)
     if n == 0:
@@ -268,32 +413,116 @@ def mean_ci(values: list[float] | np.ndarray) -> dict:
     return {"mean": m, "lo": m - half, "hi": m + half, "n": n}
 
 
+def _clustered_variance(groups: list[np.ndarray], mean: float, total: int) -> float:
+    """The variance of a ratio mean ``sum(y) / sum(n)`` over independent groups (linearisation):
+    ``m / (m - 1) * sum((sum(y_g) - mean * n_g) ** 2) / total ** 2``, ``m`` the number of groups."""
+    m = len(groups)
+    residuals = np.array([g.sum() - mean * len(g) for g in groups])
+    return m / (m - 1) * float((residuals**2).sum()) / total**2
+
+
+def cluster_mean_ci(groups: list[list[float]]) -> dict:
+    """Mean over every value, with a 95% normal-approximation interval clustered by group (deal).
+
+    The seat-plays of one deal share its cards: they are not independent, and an interval over
+    them as if they were is too narrow. The mean is over all values (each play weighs the same);
+    its variance is over the deals (:func:`_clustered_variance`). With one value per deal this
+    is :func:`mean_ci`. ``n``: the values; ``deals``: the groups with at least one; no interval
+    (``lo``, ``hi`` ``None``) from fewer than two deals.
+    """
+    arrays = [np.asarray(g, dtype=float) for g in groups if len(g)]
+    total = sum(len(g) for g in arrays)
+    if total == 0:
+        return {"mean": None, "lo": None, "hi": None, "n": 0, "deals": 0}
+    mean = float(sum(g.sum() for g in arrays)) / total
+    if len(arrays) < 2:
+        return {"mean": mean, "lo": None, "hi": None, "n": total, "deals": len(arrays)}
+    half = Z95 * math.sqrt(_clustered_variance(arrays, mean, total))
+    return {"mean": mean, "lo": mean - half, "hi": mean + half, "n": total, "deals": len(arrays)}
+
+
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``successes / n``: inside [0, 1], and not of zero
+    width at 0 or 1 (where the normal approximation gives ``[1, 1]``, or runs past 1 near it)."""
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate_ci(groups: list[list[float]]) -> dict:
+    """A rate (wins among the counted plays, 0/1 values grouped by deal) with a 95% Wilson score interval.
+
+    The plays of one deal are not independent, so the Wilson interval takes the effective sample
+    size of the clustered design (Korn and Graubard, 1998): ``n_eff = p (1 - p) / v``, ``v`` the
+    deal-clustered variance of the rate, at most the number of plays. At a rate of 0 or 1 the
+    spread says nothing of the clustering: ``n_eff`` is then the number of deals, the independent
+    unit. ``n``: the counted plays; ``deals``: the deals with one; ``mean`` ``None`` without any.
+    """
+    arrays = [np.asarray(g, dtype=float) for g in groups if len(g)]
+    plays = sum(len(g) for g in arrays)
+    if plays == 0:
+        return {"mean": None, "lo": None, "hi": None, "n": 0, "deals": 0, "n_eff": 0.0}
+    p = float(sum(g.sum() for g in arrays)) / plays
+    n_eff = float(len(arrays))
+    if 0 < p < 1 and len(arrays) > 1:
+        v = _clustered_variance(arrays, p, plays)
+        n_eff = float(plays) if v <= 0 else min(float(plays), max(1.0, p * (1 - p) / v))
+    lo, hi = wilson(p * n_eff, n_eff)
+    return {"mean": p, "lo": lo, "hi": hi, "n": plays, "deals": len(arrays), "n_eff": n_eff}
+
+
 # ---------------------------------------------------------------------------------------------
 # Ratings
 # ---------------------------------------------------------------------------------------------
-def update_ratings(path: Path, label: str, names: list[str], per_deal: dict[str, list[float]]) -> list[dict]:
-    """One Plackett-Luce game per deal (higher duplicate score ranks first); the table's leaderboard."""
+def _rate(names: list[str], per_deal: dict[str, list[float]], prior: dict[str, dict]) -> dict[str, dict]:
+    """The agents' ratings after one Plackett-Luce game per deal, starting from ``prior`` (name -> rating)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
+    ratings = {}
+    for n in names:
+        r = prior.get(n)
+        ratings[n] = model.rating(mu=r["mu"], sigma=r["sigma"], name=n) if r else model.rating(name=n)
+    games = {n: prior.get(n, {}).get("games", 0) for n in names}
+    if len(names) > 1:
+        for i in range(len(per_deal[names[0]])):
+            new = model.rate([[ratings[n]] for n in names], scores=[per_deal[n][i] for n in names])
+            for n, team in zip(names, new):
+                ratings[n] = team[0]
+                games[n] += 1
+    return {n: {"mu": ratings[n].mu, "sigma": ratings[n].sigma, "ordinal": ratings[n].ordinal(), "games": games[n]} for n in names}
+
+
+def read_ratings(path: str | Path) -> dict:
+    """A ratings file (``{"model": "PlackettLuce", "tables": {table: {agent: rating}}}``); ``ValueError`` if it is not one."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise ValueError(f"cannot read the ratings file {str(path)!r}: {err}") from err
+    if not (isinstance(data, dict) and data.get("model") == "PlackettLuce" and isinstance(data.get("tables"), dict)):
+        raise ValueError(f"{str(path)!r} is not a ratings file of the arena (a JSON object with model 'PlackettLuce' and tables)")
+    return data
+
+
+def update_ratings(path: Path, label: str, names: list[str], per_deal: dict[str, list[float]], extend: bool = False) -> list[dict]:
+    """Rate this run's deals (one Plackett-Luce game per deal, higher duplicate score first) and store
+    the table in ``path``; the table's leaderboard.
+
+    ``extend=False``: the ratings start fresh and replace the table's entry, so a rerun gives the
+    same leaderboard (the other tables of the file are kept). ``extend=True``: they start from
+    the table's ratings in the file, which keep accumulating.
+    """
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_name(path.name + ".lock"), "w") as lock:  # runs in parallel update the file one at a time
         fcntl.flock(lock, fcntl.LOCK_EX)
-        data = json.loads(path.read_text()) if path.exists() else {"model": "PlackettLuce", "tables": {}}
-        table = data["tables"].setdefault(label, {})
-        ratings = {}
-        for n in names:
-            r = table.get(n)
-            ratings[n] = model.rating(mu=r["mu"], sigma=r["sigma"], name=n) if r else model.rating(name=n)
-        games = {n: table.get(n, {}).get("games", 0) for n in names}
-        if len(names) > 1:
-            for i in range(len(per_deal[names[0]])):
-                new = model.rate([[ratings[n]] for n in names], scores=[per_deal[n][i] for n in names])
-                for n, team in zip(names, new):
-                    ratings[n] = team[0]
-                    games[n] += 1
-        for n in names:
-            table[n] = {"mu": ratings[n].mu, "sigma": ratings[n].sigma, "ordinal": ratings[n].ordinal(), "games": games[n]}
+        data = read_ratings(path) if path.exists() else {"model": "PlackettLuce", "tables": {}}
+        table = dict(data["tables"].get(label, {})) if extend else {}
+        table.update(_rate(names, per_deal, table))
+        data["tables"][label] = table
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(json.dumps(data, indent=1))
         os.replace(tmp, path)  # atomic: a reader never sees half a file
@@ -315,15 +544,25 @@ def run_arena(
     out: str | Path | None = None,
     deals_dir: str | Path = "results/deals",
     progress: bool = True,
+    ratings: str | Path | None = None,
+    strict: bool = False,
 ) -> dict:
     """Play ``num_deals`` deals of the fixed deal set in duplicate between ``agents`` (name -> agent); the results.
 
-    ``out``: a folder for ``arena_<table>.json`` / ``.md`` / ``.png`` and the ``ratings.json`` leaderboard.
+    ``out``: a folder for ``arena_<table>.json`` / ``.md`` / ``.png`` and this run's leaderboard in
+    ``ratings.json``. ``ratings``: a ratings file to extend instead (made if missing). ``strict``:
+    raise :class:`AgentCouldNotPlayError`, before anything is written, when every move of an agent
+    fell back (it could not play this table: reporting its scores would report the fallback's).
+    ``time_limit``: seconds per move, a finite number above 0, or ``None`` for no limit.
     """
     from tqdm import tqdm
 
     if env_id not in tarot_env.ENV_IDS:
         raise ValueError(f"unknown env id {env_id!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
+    if isinstance(num_deals, bool) or not isinstance(num_deals, int | np.integer) or num_deals < 1:
+        raise ValueError(f"num_deals={num_deals!r}: the number of deals is a whole number, 1 or more")
+    if time_limit is not None and not (isinstance(time_limit, int | float) and 0 < time_limit < math.inf):
+        raise ValueError(f"time_limit={time_limit!r}: a time per move is a finite number of seconds above 0, or None")
     names = list(agents)
     if not names:
         raise ValueError("no agents given")
@@ -335,31 +574,58 @@ def run_arena(
     seats = seatings(names, num_seats)
 
     per_deal: dict[str, list[float]] = {n: [] for n in names}
-    per_deal_win: dict[str, list[float]] = {n: [] for n in names}
-    roles: dict[str, dict[str, dict[str, list[float]]]] = {n: {} for n in names}
+    wins_by_deal: dict[str, list[list[float]]] = {n: [] for n in names}
+    #: agent -> role -> {"score": [[per deal]], "win": [[per deal]]}
+    roles: dict[str, dict[str, dict[str, list[list[float]]]]] = {n: {} for n in names}
+    not_played: Counter[str] = Counter()
+    deals_not_played = 0
     deal_rows = []
     t0 = time.perf_counter()
     bar = tqdm(total=len(deal_set["deals"]) * len(seats), desc=f"arena {label}", disable=not progress)
-    for d, deal in enumerate(deal_set["deals"]):
-        acc = {n: [] for n in names}
-        wins = {n: [] for n in names}
-        row = []
-        for r, seating in enumerate(seats):
-            scores, info = table.play(deal, seating, {"deal": d, "seating": r})
-            for s, (n, sc) in enumerate(zip(seating, scores)):
-                acc[n].append(sc)
-                wins[n].append(float(_won(env_id, sc)))
-                role = roles[n].setdefault(_roles(env_id, info, num_seats)[s], {"score": [], "win": []})
-                role["score"].append(sc)
-                role["win"].append(float(_won(env_id, sc)))
-            row.append({"seating": r, "scores": scores, "result": info.get("result")})
-            bar.update(1)
-        for n in names:
-            per_deal[n].append(float(np.mean(acc[n])))
-            per_deal_win[n].append(float(np.mean(wins[n])))
-        deal_rows.append(row)
-    bar.close()
+    try:
+        for d, deal in enumerate(deal_set["deals"]):
+            acc: dict[str, list[float]] = {n: [] for n in names}
+            wins: dict[str, list[float]] = {n: [] for n in names}
+            deal_roles: dict[str, dict[str, dict[str, list[float]]]] = {n: {} for n in names}
+            row = []
+            for r, seating in enumerate(seats):
+                scores, info = table.play(deal, seating, {"deal": d, "seating": r})
+                result = info.get("result")
+                played = result not in NOT_PLAYED
+                if not played:
+                    not_played[result] += 1
+                role_of = _roles(env_id, info, num_seats)
+                for s, (n, sc) in enumerate(zip(seating, scores)):
+                    acc[n].append(sc)
+                    role = deal_roles[n].setdefault(role_of[s], {"score": [], "win": []})
+                    role["score"].append(sc)
+                    if played:  # nobody lost a deal that nobody played
+                        wins[n].append(float(_won(env_id, sc)))
+                        role["win"].append(float(_won(env_id, sc)))
+                row.append({"seating": r, "scores": scores, "result": result})
+                bar.update(1)
+            deals_not_played += all(p["result"] in NOT_PLAYED for p in row)
+            for n in names:
+                per_deal[n].append(float(np.mean(acc[n])))
+                wins_by_deal[n].append(wins[n])
+                for k, v in deal_roles[n].items():
+                    role = roles[n].setdefault(k, {"score": [], "win": []})
+                    role["score"].append(v["score"])
+                    role["win"].append(v["win"])
+            deal_rows.append(row)
+    finally:
+        bar.close()
+        table.close()
 
+    if strict:
+        for n in names:
+            c = table.counts[n]
+            if c["moves"] and c["fallback"] == c["moves"]:
+                raise AgentCouldNotPlayError(
+                    f"agent {n!r} could not play {label}: all {c['moves']} of its moves fell back to the rule-based bot "
+                    f"(first: {table.first_failure[n]}); no results were written"
+                )
+    total_plays = len(deal_set["deals"]) * len(seats)
     results: dict[str, Any] = {
         "env_id": env_id,
         "num_players": num_seats,
@@ -369,12 +635,14 @@ def run_arena(
             "time_limit": time_limit,
             "seed": seed,
             "fallback": type(fallback).__name__,
+            "ratings": None if ratings is None else str(ratings),
         },
         "deal_set": {k: deal_set[k] for k in ("id", "version", "seed", "path")} | {"num_deals": len(deal_set["deals"])},
         "deals": deal_set["deals"],
         "seatings": seats,
         "agents": {},
         "pairwise": {},
+        "passed": {"plays": sum(not_played.values()), "of_plays": total_plays, "deals": deals_not_played, "by_result": dict(not_played)},
         "fallbacks": table.counts,
         "fallback_events": table.events,
         "per_deal": per_deal,
@@ -384,17 +652,20 @@ def run_arena(
     for n in names:
         results["agents"][n] = {
             "score": mean_ci(per_deal[n]),
-            "win_rate": mean_ci(per_deal_win[n]),
-            "roles": {k: {"score": mean_ci(v["score"]), "win_rate": mean_ci(v["win"])} for k, v in sorted(roles[n].items())},
+            "win_rate": rate_ci(wins_by_deal[n]),
+            "roles": {k: {"score": cluster_mean_ci(v["score"]), "win_rate": rate_ci(v["win"])} for k, v in sorted(roles[n].items())},
             "fallbacks": table.counts[n],
         }
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             results["pairwise"][f"{a} - {b}"] = mean_ci(np.subtract(per_deal[a], per_deal[b]))
+    if ratings is not None:
+        results["leaderboard"] = update_ratings(Path(ratings), label, names, per_deal, extend=True)
+    elif out is not None:
+        results["leaderboard"] = update_ratings(Path(out) / "ratings.json", label, names, per_deal)
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        results["leaderboard"] = update_ratings(out / "ratings.json", label, names, per_deal)
         write_outputs(results, out)
     return results
 
@@ -402,10 +673,14 @@ def run_arena(
 # ---------------------------------------------------------------------------------------------
 # Outputs
 # ---------------------------------------------------------------------------------------------
+def _has_interval(c: dict) -> bool:
+    return c.get("lo") is not None and math.isfinite(c["lo"]) and math.isfinite(c["hi"])
+
+
 def _fmt(c: dict, digits: int = 2) -> str:
     if c["mean"] is None:
         return "-"
-    if c["n"] < 2:
+    if not _has_interval(c):
         return f"{c['mean']:.{digits}f}"
     return f"{c['mean']:.{digits}f} [{c['lo']:.{digits}f}, {c['hi']:.{digits}f}]"
 
@@ -419,6 +694,16 @@ def markdown(results: dict) -> str:
         f"{len(results['seatings'])} seatings: "
         + "; ".join(" ".join(s) for s in results["seatings"])
         + f". Time limit per move: {results['settings']['time_limit']}.",
+    ]
+    passed = results.get("passed", {})
+    if passed.get("plays"):
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(passed["by_result"].items()))
+        lines.append(
+            f"Not played (everyone passed, or annulled): {passed['plays']} of {passed['of_plays']} plays (deal x seating; {kinds}), "
+            f"{passed['deals']} deal(s) at every seating; they count in the mean scores (as 0) and are not counted in the win rates."
+        )
+    lines += [
+        "Intervals: over deals (each deal played at every seating is one independent unit); win rates: Wilson score intervals.",
         "",
         "| agent | mean score per deal [95% CI] | win rate [95% CI] | moves | fallbacks (exception / illegal / timeout) |",
         "|---|---|---|---|---|",
@@ -437,7 +722,9 @@ def markdown(results: dict) -> str:
         for role, v in a["roles"].items():
             lines.append(f"| {n} | {role} | {v['score']['n']} | {_fmt(v['score'])} | {_fmt(v['win_rate'], 3)} |")
     if "leaderboard" in results:
-        lines += ["", "| rank | agent | mu | sigma | ordinal | games |", "|---|---|---|---|---|---|"]
+        extended = results["settings"].get("ratings")
+        lines += ["", f"Ratings (OpenSkill Plackett-Luce): {f'extending {extended}' if extended else 'this run alone'}.", ""]
+        lines += ["| rank | agent | mu | sigma | ordinal | games |", "|---|---|---|---|---|---|"]
         for i, r in enumerate(results["leaderboard"], 1):
             lines.append(f"| {i} | {r['agent']} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} | {r['games']} |")
     return "\n".join(lines) + "\n"
@@ -452,7 +739,7 @@ def plot(results: dict, path: Path) -> None:
     names = list(results["agents"])
     sc = [results["agents"][n]["score"] for n in names]
     means = [c["mean"] for c in sc]
-    err = [[c["mean"] - c["lo"] if c["n"] > 1 else 0 for c in sc], [c["hi"] - c["mean"] if c["n"] > 1 else 0 for c in sc]]
+    err = [[c["mean"] - c["lo"] if _has_interval(c) else 0 for c in sc], [c["hi"] - c["mean"] if _has_interval(c) else 0 for c in sc]]
     fig, ax = plt.subplots(figsize=(1.6 * len(names) + 2, 4))
     ax.bar(range(len(names)), means, yerr=err, capsize=6, color="tab:blue")
     ax.set_xticks(range(len(names)), [n if len(n) < 24 else n[:21] + "..." for n in names])
@@ -474,21 +761,61 @@ def write_outputs(results: dict, out: Path) -> dict[str, Path]:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    """The command line (``tarot arena`` runs it too): every flag and file is checked before a deal is played."""
+    from tarot_env.cli import checks
+
+    p = checks.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--env", required=True, help="env id, e.g. french_tarot_v0, ottocento_v0")
     p.add_argument("--players", type=int, default=None, help="player count (French Tarot 3-5, Mattazza 3-6)")
-    p.add_argument("--agents", default="random,rules", help="comma-separated: random, rules, sb3:<path-to-zip>")
-    p.add_argument("--deals", type=int, default=200, help="deals per match")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the deal set (and of random agents)")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds per move (default: none)")
+    p.add_argument("--agents", default="random,rules", help="comma-separated: random, rules, sb3:<path-to-zip> (.zip may be left out)")
+    p.add_argument("--deals", type=checks.deals, default=200, help="deals per match")
+    p.add_argument("--seed", type=checks.seed, default=DEFAULT_SEED, help="seed of the deal set (and of random agents)")
+    p.add_argument("--time-limit", type=checks.seconds, default=None, help="seconds per move (default: none)")
     p.add_argument("--out", default="runs/arena", help="output folder (default runs/arena; make arena writes results/arena)")
     p.add_argument("--deals-dir", default="results/deals", help="folder of the deal sets")
+    p.add_argument(
+        "--ratings", metavar="FILE", default=None,
+        help="a ratings file to extend (made if missing); by default a run's ratings start fresh (stored in <out>/ratings.json)",
+    )  # fmt: skip
     args = p.parse_args(argv)
+    if args.env not in tarot_env.ENV_IDS:
+        p.error(f"argument --env: unknown env id {args.env!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
+    if args.players is not None and (why := checks.players_error(args.env, args.players)):
+        p.error(why)
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
-    if len(set(specs)) != len(specs):
-        raise SystemExit("agent names must differ")
-    agents = {s: make_agent(s, args.env, args.seed + i) for i, s in enumerate(specs)}
-    res = run_arena(args.env, agents, args.deals, args.seed, args.players, args.time_limit, out=args.out, deals_dir=args.deals_dir)
+    if not specs:
+        p.error(f"argument --agents: no agent in {args.agents!r}: give two or more of random, rules, sb3:<path-to-zip>, comma-separated")
+    for s in specs:
+        if specs.count(s) > 1:
+            p.error(f"argument --agents: {s!r} is given twice: the agents' names must differ")
+        if s not in ("random", "rules") and not s.startswith("sb3:"):
+            p.error(f"argument --agents: unknown agent {s!r}: use random, rules or sb3:<path-to-zip>")
+        if s.startswith("sb3:"):
+            try:
+                model_path(s)
+            except ValueError as err:
+                p.error(f"argument --agents: {err}")
+    out, deals_dir = Path(args.out), Path(args.deals_dir)
+    if why := checks.writable_folder_error(out, "--out"):
+        p.error(why)
+    if deals_dir.exists() and not deals_dir.is_dir():
+        p.error(f"--deals-dir {args.deals_dir!r} refused: it is a file, not a folder of deal sets")
+    if args.ratings is not None:
+        if why := checks.writable_file_error(Path(args.ratings), "--ratings"):
+            p.error(why)
+        if Path(args.ratings).exists():
+            try:
+                read_ratings(args.ratings)
+            except ValueError as err:
+                p.error(f"--ratings: {err}")
+    try:
+        agents = {s: make_agent(s, args.env, args.seed + i, args.players) for i, s in enumerate(specs)}
+        res = run_arena(
+            args.env, agents, args.deals, args.seed, args.players, args.time_limit, out=out, deals_dir=deals_dir,
+            ratings=args.ratings, strict=True,
+        )  # fmt: skip
+    except AgentCouldNotPlayError as err:
+        p.exit(1, f"{p.prog}: error: {err}\n")
     print(markdown(res))
     return res
 

@@ -118,13 +118,14 @@ def test_misbehaving_agents_are_replaced_and_counted(tmp_path):
     assert "| slow |" in md
 
 
-def test_ratings_file_is_created_and_updated(tmp_path):
+def test_ratings_file_is_created_and_extended_when_named(tmp_path):
     agents = {"rules": arena.rule_agent("centocinquanta_v0"), "random": RandomAgent(0)}
     out = tmp_path / "out"
     arena.run_arena("centocinquanta_v0", agents, 4, deals_dir=tmp_path, out=out)
     first = json.loads((out / "ratings.json").read_text())["tables"]["centocinquanta_v0"]
     assert first["rules"]["games"] == first["random"]["games"] == 4
-    res = arena.run_arena("centocinquanta_v0", agents, 4, deals_dir=tmp_path, out=out)
+    # a run starts fresh; naming the ratings file extends it
+    res = arena.run_arena("centocinquanta_v0", agents, 4, deals_dir=tmp_path, out=out, ratings=out / "ratings.json")
     second = json.loads((out / "ratings.json").read_text())["tables"]["centocinquanta_v0"]
     assert second["rules"]["games"] == 8 and second["rules"]["sigma"] < first["rules"]["sigma"]
     assert [r["agent"] for r in res["leaderboard"]] == ["rules", "random"]

@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tarot_env.cli import checks
+
 EXAMPLES = {
     "list": """examples:
   tarot list                     every env id, its players and its options with their defaults
@@ -48,7 +50,9 @@ other flags (--repeats, --batch, --min-steps, --plot) go to experiments/benchmar
   tarot arena --env french_tarot_v0 --players 4 --agents rules,random --deals 200
   tarot arena --env ottocento_v0 --agents rules,sb3:runs/french4/model_final.zip --time-per-move 0.5
   tarot arena --env millone_v0 --deals 20 --out /tmp/arena --deals-dir /tmp/deals
+  tarot arena --env ottocento_v0 --agents rules,random --ratings runs/league.json   extend a leaderboard
 
+a run's ratings start fresh (stored in <out>/ratings.json); --ratings FILE extends that file instead.
 other flags (--deals-dir) go to experiments/arena.py: tarot arena --script-help. Needs the train extra.""",
     "train": """examples:
   tarot train --env french_tarot_v0 --players 4 --steps 300000 --out runs/french4
@@ -63,7 +67,7 @@ PASS_THROUGH = ("bench", "arena", "train")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = checks.OneLineParser(
         prog="tarot",
         description="Tarot card games at the terminal, and the experiments of tarot_env.",
         epilog="tarot <command> --help shows the command's options and examples.",
@@ -90,26 +94,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--agents", default="rules", help="agents at the other seats, in seat order, cycled: rules, random, sb3:<model.zip> (default rules)"
     )
-    p.add_argument("--deals", type=int, help="deals (hands) in the session; scores add up (default 1)")
+    p.add_argument("--deals", type=checks.deals, help="deals (hands) in the session; scores add up (default 1)")
     p.add_argument("--match", action="store_true", help="Tarocchino: a whole game (episode='match') to its end")
-    p.add_argument("--target", type=int, help="Tarocchino: a match to this target; French Tarot: deals until a total reaches it")
+    p.add_argument("--target", type=checks.target, help="Tarocchino: a match to this target; French Tarot: deals until a total reaches it")
     p.add_argument(
-        "--time-per-move", type=float, metavar="SECONDS", help="after this, the rule-based bot plays your move (default: no limit)"
+        "--time-per-move", type=checks.seconds, metavar="SECONDS", help="after this, the rule-based bot plays your move (default: no limit)"
     )
-    p.add_argument("--seed", type=int, help="seed of the deals and of random agents (default: fresh, printed)")
+    p.add_argument("--seed", type=checks.seed, help="seed of the deals and of random agents (default: fresh, printed)")
     p.add_argument("--record", metavar="PATH", help="where to save the game record (default runs/games/<env>-<time>.json)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option (tarot list ENV_ID), repeatable")
 
     p = add("replay", "step through a saved game record, forwards and back")
     p.add_argument("path", help="a JSON game record (from tarot play, env.unwrapped.record(), or a session of them)")
     p.add_argument("--to-end", action="store_true", help="print the table after every move to the end, without prompting")
-    p.add_argument("--move", type=int, metavar="N", help="start at move N (0: the deal)")
+    p.add_argument("--move", type=checks.move_number, metavar="N", help="start at move N (0: the deal)")
 
     p = add("bench", "measure decisions per second (experiments/benchmark.py)")
     p.add_argument("--env", action="append", help="env id (repeatable; default: every env)")
     p.add_argument("--players", type=int, action="append", help="player count (repeatable)")
     p.add_argument("--api", choices=("aec", "vector", "all"), help="which API to measure (default all)")
-    p.add_argument("--seconds", type=float, help="seconds per configuration (default 10)")
+    p.add_argument("--seconds", type=checks.seconds, help="seconds per configuration (default 10)")
     p.add_argument("--out", help="JSON results file (default runs/benchmark.json)")
     p.add_argument("--script-help", action="store_true", help="the benchmark script's own flags")
 
@@ -117,20 +121,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--env", help="env id (required)")
     p.add_argument("--players", type=int, help="player count (French Tarot 3-5, Mattazza 3-6)")
     p.add_argument("--agents", help="comma-separated: random, rules, sb3:<model.zip> (default random,rules)")
-    p.add_argument("--deals", type=int, help="deals per match (default 200)")
-    p.add_argument("--seed", type=int, help="seed of the deal set and of random agents (default 0)")
+    p.add_argument("--deals", type=checks.deals, help="deals per match (default 200)")
+    p.add_argument("--seed", type=checks.seed, help="seed of the deal set and of random agents (default 0)")
     p.add_argument(
-        "--time-per-move", type=float, metavar="SECONDS", help="an agent past it is replaced by the rule-based bot for that move"
+        "--time-per-move", type=checks.seconds, metavar="SECONDS", help="an agent past it is replaced by the rule-based bot for that move"
     )
     p.add_argument("--out", help="output folder (default runs/arena)")
+    p.add_argument("--ratings", metavar="FILE", help="a ratings file to extend (made if missing); default: the run's ratings start fresh")
     p.add_argument("--script-help", action="store_true", help="the arena script's own flags")
 
     p = add("train", "MaskablePPO self-play training (experiments/train.py)")
     p.add_argument("--env", help="env id (default french_tarot_v0)")
     p.add_argument("--players", type=int, help="player count (default: the game's)")
-    p.add_argument("--steps", type=int, help="training steps (default 200000)")
-    p.add_argument("--num-envs", type=int, help="tables stepped together (default 64)")
-    p.add_argument("--seed", type=int, help="seed (default 0)")
+    p.add_argument("--steps", type=checks.steps, help="training steps (default 200000)")
+    p.add_argument("--num-envs", type=checks.tables, help="tables stepped together (default 64)")
+    p.add_argument("--seed", type=checks.seed, help="seed (default 0)")
     p.add_argument("--out", help="output folder for checkpoints, logs and plots (default runs/train)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="an env option, repeatable")
     p.add_argument("--script-help", action="store_true", help="the training script's own flags")
@@ -138,7 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``tarot`` command; returns the exit status."""
+    """Entry point of the ``tarot`` command; returns the exit status.
+
+    A refusal raised as ``SystemExit("tarot ...: error: ...")`` by a command is printed here (so
+    that a caller of ``main`` in-process sees it on stderr as the shell does). Bad input is checked
+    explicitly by each command; the last guard turns a ``ValueError`` or ``OSError`` that still
+    gets through into one ``tarot: error:`` line rather than a traceback.
+    """
     try:
         return _main(argv)
     except BrokenPipeError:  # ``tarot list | head``: the reader left; say nothing more
@@ -146,6 +157,17 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except SystemExit as e:
+        if isinstance(e.code, str):
+            print(" ".join(e.code.split()), file=sys.stderr)  # one line, whatever a quoted error held
+            return 1
+        raise
+    except (ValueError, OSError) as err:
+        print(f"tarot: error: {' '.join(str(err).split())}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("tarot: interrupted", file=sys.stderr)
+        return 130
 
 
 def _main(argv: list[str] | None) -> int:

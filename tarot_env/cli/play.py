@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 import tarot_env
-from tarot_env.cli import views
+from tarot_env.cli import checks, views
 from tarot_env.cli.lines import LineReader
 from tarot_env.errors import IllegalActionError
 
@@ -63,15 +63,51 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     out = {}
     for item in items:
         if "=" not in item:
-            raise SystemExit(f"tarot: error: --option takes KEY=VALUE (e.g. --option must_overtrump=true), got {item!r}")
+            raise SystemExit(f"tarot play: error: --option takes KEY=VALUE (e.g. --option must_overtrump=true), got {item!r}")
         key, value = item.split("=", 1)
         out[key.strip()] = parse_value(value.strip())
+    check_options(out)
     return out
 
 
+def check_options(options: dict[str, Any]) -> None:
+    """Refuse the env options that ``tarot play`` sets itself or that would spoil the game at the terminal.
+
+    The dealer and the player count have their own flags (and ``dealer`` given twice to ``make``
+    was a ``TypeError`` at the first deal); ``render_mode`` would print every player's hand after
+    each move, the human's opponents' included; ``illegal_action='terminate'`` would end the
+    deal at a mistyped card instead of asking again.
+    """
+    for key, value in options.items():
+        given = f"--option {key}={value!r}"
+        if key == "dealer":
+            raise SystemExit(
+                f"tarot play: error: {given} refused: tarot play sets the dealer itself (the first one drawn from --seed, "
+                "then one seat on at each deal)"
+            )
+        if key == "num_players":
+            raise SystemExit(f"tarot play: error: {given} refused: give the player count with --players")
+        if key == "render_mode":
+            raise SystemExit(
+                f"tarot play: error: {given} refused: it prints every player's hand after each move; tarot play shows the table "
+                "from your seat (its seat view) at each of your moves; to see every hand afterwards, step through the record: "
+                "tarot replay RECORD"
+            )
+        if key == "illegal_action" and value != "raise":
+            raise SystemExit(
+                f"tarot play: error: {given} refused: tarot play refuses an illegal move and asks again; 'raise' (the default) "
+                "is the one value allowed"
+            )
+
+
 # ------------------------------------------------------------------------------------- agents
-def make_agents(specs: list[str], env_id: str, seats: list[int], seed: int, target: int | None) -> dict[int, tuple[str, Any]]:
-    """``{seat: (name, agent)}`` for the agents' seats, the specs given in seat order and cycled."""
+def make_agents(
+    specs: list[str], env_id: str, seats: list[int], seed: int, target: int | None, num_players: int | None = None
+) -> dict[int, tuple[str, Any]]:
+    """``{seat: (name, agent)}`` for the agents' seats, the specs given in seat order and cycled.
+
+    ``num_players``: the table's, so that a model trained for another table is refused now rather
+    than replaced by the bot at every move."""
     from tarot_env.experiments.arena import make_agent
 
     out = {}
@@ -81,7 +117,7 @@ def make_agents(specs: list[str], env_id: str, seats: list[int], seed: int, targ
             if spec == "rules":
                 agent = rule_agent(env_id, target)
             else:
-                agent = make_agent(spec, env_id, seed + seat)
+                agent = make_agent(spec, env_id, seed + seat, num_players=num_players)
         except ModuleNotFoundError as err:
             raise SystemExit(f'tarot play: agent {spec!r} needs {err.name}, from the train extra: pip install "tarot_env[train]"') from err
         except ValueError as err:
@@ -355,9 +391,11 @@ def run(args: argparse.Namespace) -> int:
     if env_id not in tarot_env.ENV_IDS:
         raise SystemExit(f"tarot play: error: unknown env id {env_id!r}; the env ids are {', '.join(tarot_env.ENV_IDS)} (tarot list)")
     french = views.is_french(env_id)
-    n = args.players or default_players(env_id)
+    n = args.players if args.players is not None else default_players(env_id)  # 0 is refused, not read as the default
+    if why := checks.players_error(env_id, n):
+        raise SystemExit(f"tarot play: error: {why}")
     options = parse_options(args.option)
-    match = args.match or (args.target is not None and not french)
+    match = args.match or (args.target is not None and not french) or options.get("episode") == "match"
     if match:
         if french:
             raise SystemExit("tarot play: error: French Tarot has no match episodes: play a session with --deals K (and --target T)")
@@ -367,9 +405,10 @@ def run(args: argparse.Namespace) -> int:
     if args.deals is not None and args.deals < 1:
         raise SystemExit("tarot play: error: --deals must be at least 1")
     if match and args.deals is not None:
-        raise SystemExit("tarot play: error: a match (--match, --target) plays to its own end: leave out --deals")
-    if args.time_per_move is not None and args.time_per_move <= 0:
-        raise SystemExit("tarot play: error: --time-per-move must be a positive number of seconds")
+        raise SystemExit(
+            "tarot play: error: a match (--match, --target or --option episode='match') plays to its own end: "
+            f"leave out --deals {args.deals}"
+        )
     try:
         tarot_env.make(env_id, num_players=n, **options)  # every option checked before the game starts
     except (TypeError, ValueError) as err:
@@ -389,18 +428,20 @@ def run(args: argparse.Namespace) -> int:
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     if not specs:
         raise SystemExit("tarot play: error: --agents needs at least one agent: rules, random or sb3:<model.zip>")
+    path = record_path(args.record, env_id)
+    if why := checks.writable_file_error(path, "--record"):  # now, not after the deal: the record would be lost
+        raise SystemExit(f"tarot play: error: {why}")
     target = options.get("target")
     session = Session(
         env_id=env_id,
         num_players=n,
         human=human,
-        agents=make_agents(specs, env_id, [p for p in range(n) if p != human], seed, target),
+        agents=make_agents(specs, env_id, [p for p in range(n) if p != human], seed, target, n),
         fallback=rule_agent(env_id, target),
         time_per_move=args.time_per_move,
         reader=LineReader(),
         totals=[0.0] * n,
     )
-    path = record_path(args.record, env_id)
     deals = 1 if match else (args.deals or (None if (french and args.target is not None) else 1))
     what = "a game (match)" if match else f"{deals} deal(s)" if deals else f"deals until a total reaches {args.target}"
     session.say(f"{title(env_id)}, {n} players: {what}; you are player_{human}; seed {seed}. Type help for help.")
@@ -432,6 +473,10 @@ def run(args: argparse.Namespace) -> int:
         session.say("\ninterrupted: the deal in progress is not kept")
         status = 130
     if session.records:
-        save_records(session.records, session.totals, path)
+        try:
+            save_records(session.records, session.totals, path)
+        except OSError as err:  # checked before the game, but the disk can still fill up or the folder go
+            print(f"tarot play: error: the game record could not be saved to {str(path)!r}: {err.strerror or err}", file=sys.stderr)
+            return status or 1
         session.say(f"game record saved to {path} (step through it: tarot replay {path})")
     return status

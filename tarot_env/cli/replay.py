@@ -94,11 +94,15 @@ class Replayer:
 def run(args: argparse.Namespace) -> int:
     """``tarot replay``: returns the exit status."""
     path = Path(args.path)
+    if path.is_dir():
+        raise SystemExit(f"tarot replay: error: {str(path)!r} is a folder: give a game record file (the .json that tarot play saves)")
     try:
         data = json.loads(path.read_text())
         episodes = episodes_of(data)
     except FileNotFoundError:
         raise SystemExit(f"tarot replay: error: no such file: {path}") from None
+    except OSError as err:
+        raise SystemExit(f"tarot replay: error: cannot read {str(path)!r}: {err.strerror or err}") from None
     except (json.JSONDecodeError, ValueError, KeyError, TypeError) as err:
         raise SystemExit(f"tarot replay: error: {path} is not a game record: {err}") from None
     for ep in episodes:  # the rules must reproduce the record before we show it
@@ -108,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
             raise SystemExit(f"tarot replay: error: {path}: the rules do not reproduce the record: {err}") from None
     rep = Replayer(episodes)
     last = len(rep.positions) - 1
-    start = min(max(args.move, 0), last) if args.move is not None else 0
+    if args.move is not None and args.move > last:
+        raise SystemExit(f"tarot replay: error: --move {args.move} refused: this record's positions are 0 (the deal) to {last}")
+    start = args.move if args.move is not None else 0
     print(f"{path}: {len(episodes)} episode(s), {sum(len(e.actions) for e in episodes)} moves; the record replays exactly.")
     if args.to_end:
         for i in range(start, last + 1):

@@ -110,6 +110,7 @@ def run_arena(args: argparse.Namespace, rest: list[str]) -> int:
     _flag(argv, "--seed", args.seed)
     _flag(argv, "--time-limit", args.time_per_move)
     _flag(argv, "--out", args.out)
+    _flag(argv, "--ratings", args.ratings)
     from tarot_env.experiments import arena
 
     with argv0("tarot arena"):

@@ -14,7 +14,9 @@ row of the state's blocks (as the Tarocchino engine and the French play phase ar
 compiles it (:func:`tarot_env._jit.njit`; an observation at batch size 1 then costs a few µs,
 where ~30 NumPy calls cost ~100 µs), and the same function runs as plain Python when the
 compiled path is off (``TAROT_ENV_JIT=0``). ``tests/test_kernels.py`` compares the two on
-every seat after every action of random deals.
+every seat after every action of random deals. It reads each field's offset by the index of
+its name (``offsets[F_DEALER]``, :data:`FIELDS`): the indices are looked up from the layout,
+so they follow it when a field is inserted or moved.
 """
 
 from __future__ import annotations
@@ -28,7 +30,20 @@ from tarot_env.cards.french import CALLABLE, IS_TRUMP, NUM_CARDS, PETIT
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import COLUMN, FrenchTarotState, Phase
 
-DECISIONS = ("bid", "call", "discard", "chelem", "poignee", "show", "play")
+#: the decisions of the ``decision`` field, in its order, and the phase that asks each of them
+_DECISION_OF_PHASE = (
+    ("bid", Phase.BID),
+    ("call", Phase.CALL),
+    ("discard", Phase.ECART),
+    ("chelem", Phase.CHELEM),
+    ("poignee", Phase.POIGNEE),
+    ("show", Phase.SHOW),
+    ("play", Phase.PLAY),
+)
+DECISIONS = tuple(name for name, _ in _DECISION_OF_PHASE)
+# encode_rows writes a decision at the slot its phase's value gives: the phases must be 0, 1, ...
+if tuple(int(phase) for _, phase in _DECISION_OF_PHASE) != tuple(range(len(DECISIONS))):
+    raise RuntimeError(f"the decision field's slots must be the phases' values in order, not {_DECISION_OF_PHASE}")
 _CALL_SLOT = np.full(NUM_CARDS, -1, dtype=np.int64)
 _CALL_SLOT[CALLABLE] = np.arange(len(CALLABLE))
 
@@ -93,18 +108,33 @@ def oracle_layout(num_players: int) -> list[Field]:
 
 
 # ====================================================================== the observation, row by row
-# the fields of the layout in the ``offsets`` argument of encode_rows (-1: field absent)
-_OFFSET_NAMES = ("hand", "decision", "dealer", "bids", "taker", "contract", "called", "partner", "alone", "chien", "ecart",
-                 "chelem", "poignee", "poignee_cards", "played", "trick", "leaders", "winners")  # fmt: skip
-HAND, DECISION, DEALER, BIDS, TAKER, CONTRACT, CALLED, PARTNER, ALONE, CHIEN, ECART, CHELEM = range(12)
-POIGNEE, POIGNEE_CARDS, PLAYED, TRICK, LEADERS, WINNERS = range(12, 18)
+#: every field of the observation in layout order: 5 players have them all, 3 and 4 players
+#: lack ``called``, ``partner`` and ``alone`` (their offsets are -1 in ``FrenchTarotEncoder.offsets``)
+FIELDS = tuple(f.name for f in layout(5))
+
+
+def _index(*names: str) -> tuple[int, ...]:
+    """The position of each of ``names`` in :data:`FIELDS` (a ValueError for a name not there).
+
+    :func:`encode_rows` takes the fields' offsets as one small array in :data:`FIELDS` order
+    and reads a field's offset as ``offsets[F_NAME]``: the index is looked up here by the
+    field's name, so a field inserted or moved in :func:`layout` moves every index with it,
+    where indices written as numbers (``range(12)``) must be kept in step by hand. numba
+    reads these module ints as constants, as it did the numbers."""
+    return tuple(FIELDS.index(name) for name in names)
+
+
+F_HAND, F_DECISION, F_DEALER, F_BIDS, F_TAKER, F_CONTRACT = _index("hand", "decision", "dealer", "bids", "taker", "contract")
+F_CALLED, F_PARTNER, F_ALONE, F_CHIEN, F_ECART, F_CHELEM = _index("called", "partner", "alone", "chien", "ecart", "chelem")
+F_POIGNEE, F_POIGNEE_CARDS, F_PLAYED, F_TRICK = _index("poignee", "poignee_cards", "played", "trick")
+F_LEADERS, F_WINNERS = _index("leaders", "winners")
 _DONE, _BID, _PLAY = Phase.DONE, Phase.BID, Phase.PLAY
 # the trumps are one range of ids from the Petit (cards/french.py)
 FIRST_TRUMP, N_TRUMPS = PETIT, int(IS_TRUMP.sum())
 # columns of the state's fields in their blocks (FrenchTarotState.blocks)
 I_PHASE, I_CURRENT, I_DEALER, I_TAKER = COLUMN["phase"], COLUMN["current"], COLUMN["dealer"], COLUMN["taker"]
 I_CONTRACT, I_CALLED, I_PARTNER = COLUMN["contract"], COLUMN["called"], COLUMN["partner"]
-F_PARTNER_KNOWN, F_CHIEN_SEEN, F_CHELEM = COLUMN["partner_known"], COLUMN["chien_seen"], COLUMN["chelem"]
+FL_PARTNER_KNOWN, FL_CHIEN_SEEN, FL_CHELEM = COLUMN["partner_known"], COLUMN["chien_seen"], COLUMN["chelem"]
 J_BIDS, J_POIGNEE, J_TRICK = COLUMN["bids"], COLUMN["poignee"], COLUMN["trick"]
 S_HANDS, S_PLAYED, S_POIGNEE_CARDS = COLUMN["hands"], COLUMN["played"], COLUMN["poignee_cards"]
 K_CHIEN, K_ECART = COLUMN["chien"], COLUMN["ecart"]
@@ -132,15 +162,16 @@ _copy = njit(_copy, inline=True) or _copy
 def encode_rows(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, card_flags, history, call_slot):
     """Write into ``out[i]`` (zeroed here) the observation of seat ``viewers[i]`` at row
     ``rows[i]`` of the state's blocks, field by field as :func:`layout` describes them;
-    ``offsets`` holds the fields' offsets (``FrenchTarotEncoder``)."""
+    ``offsets[F_X]`` is the offset of field ``x``, -1 where the table has no such field
+    (``FrenchTarotEncoder.offsets``)."""
     C = seat_cards.shape[3]
     T = history.shape[2]
     # offsets as locals: read once, so that the inner copy loops can be vectorised
-    o_hand, o_decision, o_dealer, o_bids = offsets[HAND], offsets[DECISION], offsets[DEALER], offsets[BIDS]
-    o_taker, o_contract, o_called, o_partner = offsets[TAKER], offsets[CONTRACT], offsets[CALLED], offsets[PARTNER]
-    o_alone, o_chien, o_ecart, o_chelem = offsets[ALONE], offsets[CHIEN], offsets[ECART], offsets[CHELEM]
-    o_poignee, o_poignee_cards, o_played = offsets[POIGNEE], offsets[POIGNEE_CARDS], offsets[PLAYED]
-    o_trick, o_leaders, o_winners = offsets[TRICK], offsets[LEADERS], offsets[WINNERS]
+    o_hand, o_decision, o_dealer, o_bids = offsets[F_HAND], offsets[F_DECISION], offsets[F_DEALER], offsets[F_BIDS]
+    o_taker, o_contract, o_called, o_partner = offsets[F_TAKER], offsets[F_CONTRACT], offsets[F_CALLED], offsets[F_PARTNER]
+    o_alone, o_chien, o_ecart, o_chelem = offsets[F_ALONE], offsets[F_CHIEN], offsets[F_ECART], offsets[F_CHELEM]
+    o_poignee, o_poignee_cards, o_played = offsets[F_POIGNEE], offsets[F_POIGNEE_CARDS], offsets[F_PLAYED]
+    o_trick, o_leaders, o_winners = offsets[F_TRICK], offsets[F_LEADERS], offsets[F_WINNERS]
     for i in range(rows.shape[0]):
         b = rows[i]
         v = viewers[i]
@@ -162,14 +193,14 @@ def encode_rows(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_car
             cc = ints[b, I_CALLED]
             if cc >= 0:
                 o[o_called + call_slot[cc]] = 1
-                knows = flags[b, F_PARTNER_KNOWN] or hand[cc] or seat_cards[b, S_PLAYED, v, cc]
+                knows = flags[b, FL_PARTNER_KNOWN] or hand[cc] or seat_cards[b, S_PLAYED, v, cc]
                 if knows:
                     partner = ints[b, I_PARTNER]
                     if partner >= 0:
                         o[o_partner + _rel(partner, v, n)] = 1
                     else:
                         o[o_alone] = 1
-        if flags[b, F_CHIEN_SEEN]:
+        if flags[b, FL_CHIEN_SEEN]:
             _copy(o[o_chien : o_chien + C], card_flags[b, K_CHIEN])
         ecart = card_flags[b, K_ECART]
         if tk == v:
@@ -177,7 +208,7 @@ def encode_rows(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_car
         else:  # the others see the écart's trumps only (the row is zero elsewhere)
             at = o_ecart + FIRST_TRUMP
             _copy(o[at : at + N_TRUMPS], ecart[FIRST_TRUMP : FIRST_TRUMP + N_TRUMPS])
-        o[o_chelem] = flags[b, F_CHELEM]
+        o[o_chelem] = flags[b, FL_CHELEM]
         for k in range(n):  # the relative seats: the viewer, then the next to play after him, ...
             seat = v + k
             if seat >= n:
@@ -218,7 +249,8 @@ class FrenchTarotEncoder:
         self.oracle_fields = {f.name: f for f in oracle_layout(self.n)}
         self.oracle_size = sum(f.length for f in self.oracle_fields.values())
         self._seats = np.arange(self.n)
-        self._offsets = np.array([self.fields[k].offset if k in self.fields else -1 for k in _OFFSET_NAMES], dtype=np.int64)
+        #: the fields' offsets as encode_rows takes them: ``offsets[F_X]`` is field ``x``'s, -1 if absent
+        self.offsets = np.array([self.fields[k].offset if k in self.fields else -1 for k in FIELDS], dtype=np.int64)
 
     def _rel(self, viewers: np.ndarray) -> np.ndarray:
         """(R, N): absolute seat of each relative slot."""
@@ -228,7 +260,7 @@ class FrenchTarotEncoder:
         """(R, D) int8 observations of ``viewers`` (one seat per row of ``rows``): :func:`encode_rows`."""
         out = np.empty((len(rows), self.size), dtype=np.int8)
         b = s.blocks
-        encode_rows(out, rows, viewers, self._offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
+        encode_rows(out, rows, viewers, self.offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
                     b["card_flags"], b["history"], _CALL_SLOT)  # fmt: skip
         return out
 
