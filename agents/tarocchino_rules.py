@@ -44,7 +44,7 @@ from bisect import bisect_left, bisect_right
 
 import numpy as np
 
-from tarot_env.cards.bolognese import ANGELO, BOLOGNESE_DECK, IS_TRUMP, LUNA, MATTO, MONDO, NUM_CARDS, SOLE
+from tarot_env.cards.bolognese import ANGELO, BOLOGNESE_DECK, IS_TRUMP, LUNA, MATTO, MONDO, MORO_STRENGTH, NUM_CARDS, SOLE
 from tarot_env.encoding.bolognese import layout
 from tarot_env.rules.bolognese.combinations import combination_points
 from tarot_env.rules.bolognese.config import TARGETS, TRICKS
@@ -71,7 +71,7 @@ STRENGTH = BOLOGNESE_DECK.strength.astype(np.int64)
 SUIT = BOLOGNESE_DECK.suit.astype(np.int64)
 RANK = BOLOGNESE_DECK.rank.astype(np.int64)
 TRUMP = IS_TRUMP.copy()  # the 21 numbered trumps (not the Matto)
-MORO = 101
+MORO = MORO_STRENGTH  # the four Mori are equal (cards/bolognese.py)
 #: a small extra worth for cards that make cricche (figures, Tarocchi) and sequences (trumps, Aces)
 EXTRA = np.where((VALUE > 1) | (np.arange(NUM_CARDS) == MATTO), 0.5, np.where(TRUMP | (RANK == 0), 0.15, 0.0))
 GAME_POINTS = ("ottocento", "quattro_scartate", "terziglio", "millone", "centocinquanta", "quindici")

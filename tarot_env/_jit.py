@@ -6,13 +6,24 @@ as plain Python over array rows; :func:`njit` compiles it when numba is importab
 which the tests compare with the compiled one). Running without the compiled path is legal but
 slow (the Tarocchino vector env about 50 times slower), so it is said once, with a
 :class:`PerformanceWarning`, when the package is imported.
+
+The compiled kernels are cached on disk (``cache=True``). numba checks a cached kernel against
+its own source file only, but a kernel also holds the code of the kernels it calls (inlined or
+linked) and the module constants it reads (the state's columns, the cards' arrays), which live
+in other modules: the Tarocchino engine is one module per phase (``rules/bolognese/``), its
+columns are ``state.py``'s. So the cache stamp here also covers the sources the kernels are
+built from (:func:`_sources_digest`): an edit to any of them recompiles the kernels instead of
+running stale code.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import warnings
 from collections.abc import Callable
+from functools import cache
+from pathlib import Path
 
 
 class PerformanceWarning(UserWarning):
@@ -43,12 +54,59 @@ except ImportError as exc:  # numba missing, broken or disabled: the reference p
     )
 
 
+#: the folders (and files) of the package whose modules hold kernels or what kernels read
+_KERNEL_SOURCES = ("_jit.py", "cards", "encoding", "rules", "vector")
+
+
+@cache
+def _sources_digest() -> str:
+    """A digest of the sources the kernels are built from (:data:`_KERNEL_SOURCES`), read once
+    a process: part of every cached kernel's stamp, so that editing a module a kernel calls or
+    reads constants from invalidates the kernel's cache too (numba alone watches only the
+    kernel's own file)."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for name in _KERNEL_SOURCES:
+        path = root / name
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(str(file.relative_to(root)).encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def _package_cache() -> type | None:
+    """numba's function cache with :func:`_sources_digest` added to its source stamp, or None
+    where numba's caching internals differ from those this was written for (the plain
+    ``cache=True`` is used then)."""
+    try:
+        from numba.core import caching
+
+        class _Stamp:
+            def get_source_stamp(self) -> tuple:
+                return (super().get_source_stamp(), _sources_digest())  # type: ignore[misc]
+
+        locators = [type(f"Package{c.__name__}", (_Stamp, c), {}) for c in caching.CompileResultCacheImpl._locator_classes]
+        impl = type("PackageCacheImpl", (caching.CompileResultCacheImpl,), {"_locator_classes": locators})
+        return type("PackageFunctionCache", (caching.FunctionCache,), {"_impl_class": impl})
+    except (ImportError, AttributeError, TypeError):
+        return None
+
+
+_FunctionCache = _package_cache() if JIT_AVAILABLE else None
+
+
 def njit(fn: Callable, inline: bool = False) -> Callable | None:
-    """``fn`` compiled by numba (cached on disk), or None when the compiled path is off.
+    """``fn`` compiled by numba (cached on disk, see the module docstring), or None when the
+    compiled path is off.
 
     ``inline=True`` compiles ``fn`` into each compiled caller (numba's ``inline="always"``):
     for the small row helpers of the hot kernels, where a call, and the reference counting of
     each array argument it passes, costs as much as the helper's own work."""
     if not JIT_AVAILABLE:
         return None
-    return numba.njit(cache=True, nogil=True, inline="always" if inline else "never")(fn)
+    inlining = "always" if inline else "never"
+    if _FunctionCache is None:
+        return numba.njit(cache=True, nogil=True, inline=inlining)(fn)
+    dispatcher = numba.njit(nogil=True, inline=inlining)(fn)
+    dispatcher._cache = _FunctionCache(dispatcher.py_func)  # what cache=True does, with the package's stamp
+    return dispatcher

@@ -140,7 +140,9 @@ def test_ci_runs_the_readmes_two_commands():
     readme = (ROOT / "README.md").read_text()
     assert "make demo" in readme and "make test" in readme
     ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.strip() and not line.startswith("#")]
-    assert ci[-2:] == ["make test", "make demo"]
+    makes = [line.split()[:2] for line in ci if line.startswith("make ")]
+    assert makes == [["make", "test"], ["make", "demo"]], makes  # in this order, nothing else made
+    assert "set -euo pipefail" in ci  # a failing `make test | tee` fails the run
     assert ".venv/bin/tarot" in readme  # how to reach the command
     makefile = (ROOT / "Makefile").read_text()
     assert "torch==2.13.0" in makefile  # the local CPU build first: no CUDA download

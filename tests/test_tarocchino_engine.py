@@ -118,7 +118,7 @@ def test_every_option_is_documented_and_belongs_to_a_game():
 
 
 def test_claim_windows_equal_the_batch_statement_of_section_8_4():
-    """The engine's claim windows (engine._claim_offer) give the values and verdicts of
+    """The engine's claim windows (claims._claim_offer) give the values and verdicts of
     tests/oracles/tarocchino_claims.ottocento_claims, the batch statement of §8.4 (steps 1-5, U8, U23), over random
     hands with random running totals. ``wrong_claim="loses"`` opens every window, so each
     step is seen; step 3 (the Primo's partner) is compared where the Primo declared what he
@@ -154,3 +154,50 @@ def test_claim_windows_equal_the_batch_statement_of_section_8_4():
             else:
                 env.step(int(rng.choice(env.legal_actions())))
     assert np.all(seen > 20), seen
+
+
+def test_state_fields_are_named_columns_and_views():
+    """Every field of the Tarocchino state's tables has its column constant (the name in capitals)
+    and a view under its name into its block, and keeps both through a pickle and a deep copy;
+    the engine's modules state no sentinel as a bare number (docs/design.md, state.py)."""
+    import copy
+    import pickle
+    import re
+
+    from tarot_env.rules.bolognese import state as S
+
+    s = S.TarocchinoState.new(3, 4)
+    for block, fields in S.BLOCK_FIELDS.items():
+        k = 0
+        for f in fields:
+            assert getattr(S, f.name.upper()) == S.COLUMN[f.name] == k, f.name
+            k += f.width
+            for copied in (s, pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+                view = getattr(copied, f.name)
+                assert np.shares_memory(view, getattr(copied, block)), f.name
+                assert np.all(view == f.initial), f.name
+        assert getattr(s, block).shape[-1 if block != "cards" else 1] == k == S.WIDTH[block]
+    assert s.trick_cards.shape == (3, S.MAX_PLAYERS)
+    s.dealer[1] = 2
+    assert s.ints[1, S.DEALER] == 2 and np.array_equal(s.totals, s.total) and np.array_equal(s.scores, s.score)
+    with pytest.raises(AttributeError):
+        s.phase = np.zeros(3, dtype=np.int64)
+    root = Path(__file__).resolve().parents[1] / "tarot_env" / "rules" / "bolognese"
+    for name in ("engine", "auction", "claims", "discards", "matto", "seats", "tricks"):
+        code = (root / f"{name}.py").read_text()
+        assert not re.search(r"(?<![\w.])(101|-2)\b", code), name  # MORO_STRENGTH, MATTO_EXCHANGED
+
+
+def test_kernel_caches_are_stamped_with_the_sources_they_are_built_from():
+    """A compiled kernel holds the code of the phase modules it calls and the constants of
+    state.py: its disk cache must go stale when any of those changes, not only its own file
+    (tarot_env/_jit.py)."""
+    from tarot_env import _jit
+    from tarot_env.rules.bolognese import engine
+
+    if not _jit.JIT_AVAILABLE:
+        pytest.skip("the compiled path is off")
+    assert _jit._FunctionCache is not None, "numba's caching internals changed: kernels fall back to numba's own stamp"
+    cache = engine.step_rows._cache
+    assert isinstance(cache, _jit._FunctionCache)
+    assert cache._impl.locator.get_source_stamp()[1] == _jit._sources_digest()

@@ -1,7 +1,7 @@
 """The Tarocchino engine against the test oracles of ``tests/oracles/``: the same rules stated a
 second, independent way, compared decision by decision over random hands.
 
-The package states each rule once, in ``tarot_env/rules/bolognese/engine.py``; the oracles
+The package states each rule once, in the engine's phase modules (``tarot_env/rules/bolognese/``); the oracles
 (batch NumPy, written from the rules text) are here only to catch the engine going wrong:
 
 - the claim windows of the two-player games (§11.3, §12.3, §13, U8, U15/U24, U21, U28)

@@ -47,7 +47,7 @@ from tarot_env._jit import JIT_AVAILABLE
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, MATTO, NUM_CARDS
 from tarot_env.encoding import bolognese as enc_mod
 from tarot_env.encoding.bolognese import TarocchinoEncoder, layout
-from tarot_env.rules.bolognese import engine
+from tarot_env.rules.bolognese import engine, scoring
 from tarot_env.rules.bolognese.config import OPTIONS, TarocchinoConfig, option_names
 from tarot_env.rules.bolognese.game import TarocchinoGame
 from tarot_env.rules.bolognese.state import (
@@ -65,6 +65,7 @@ from tarot_env.rules.bolognese.state import (
     MATTO_WINNER,
     N_ACTIVE,
     NUM_ACTIONS,
+    O_CLAIMS,
     PH_CLAIM,
     PH_DECLARE,
     PH_DONE,
@@ -101,7 +102,7 @@ from tarot_env.rules.bolognese.state import (
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 VALUE = BOLOGNESE_DECK.value.astype(np.int64)  # §3.1, checked against the spec below
 W_FIRST_TURN = engine.W_FIRST_TURN
-SU = engine.SU
+SU = scoring.SU
 
 #: (game, num_players) of every env configuration, and the env ids
 GAMES = [
@@ -215,7 +216,7 @@ def random_actions(s, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def random_totals(g: TarocchinoGame, rng: np.random.Generator, batch: int) -> np.ndarray | None:
     """Running totals near the target for about a third of the rows (claim windows open), else 0."""
-    if not g.opts[engine.O_CLAIMS]:
+    if not g.opts[O_CLAIMS]:
         return None
     n = g.num_players
     target = int(g.config.target)

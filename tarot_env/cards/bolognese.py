@@ -32,12 +32,20 @@ RANKS = ("A", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
 ROUND_SUITS = (2, 3)
 
 NUM_CARDS = 62
+#: cards of a suit: suit card ids run ``suit * SUIT_SIZE + r``, one range per suit
+SUIT_SIZE = len(RANKS)
 BEGATO = 40
 MORI = (41, 42, 43, 44)
 LUNA, SOLE, MONDO, ANGELO = 57, 58, 59, 60
 MATTO = 61
 #: the trump numbers 5..16 at ids 45..56
 NUMBERED = tuple(range(45, 57))
+#: the strength of a trump is TRUMP_STRENGTH + its Pisarri number (the Bégato 100 ... the Angelo
+#: 120): every trump is above every suit card (strength 1..10)
+TRUMP_STRENGTH = 100
+#: the strength shared by the four Mori, which are equal in taking power: among Mori the last
+#: played wins (§2.2, §4.3), the one tie of the trick
+MORO_STRENGTH = TRUMP_STRENGTH + 1
 
 _TRUMPS = ["BEG", "M1", "M2", "M3", "M4", *[f"T{n}" for n in range(5, 17)], "LUN", "SOL", "MON", "ANG"]
 _TRUMP_RANK = [0, 4, 3, 2, 1, *range(5, 17), 17, 18, 19, 20]
@@ -61,7 +69,7 @@ def _build() -> Deck:
         names.append(name)
         suit.append(TRUMP_SUIT)
         rank.append(trump_rank)
-        strength.append(101 if name in ("M1", "M2", "M3", "M4") else 100 + trump_rank)  # the four Mori are equal
+        strength.append(MORO_STRENGTH if name in ("M1", "M2", "M3", "M4") else TRUMP_STRENGTH + trump_rank)  # the four Mori are equal
         value.append(5 if name in ("BEG", "MON", "ANG") else 1)
     names.append("MAT")
     suit.append(EXCUSE_SUIT)
@@ -108,4 +116,4 @@ def card_name(card_id: int) -> str:
 
 def suit_card(rank_name: str, suit_name: str) -> int:
     """Card id of a suit card from its rank and suit letters (``suit_card("K", "S")``)."""
-    return SUITS.index(suit_name) * 10 + RANKS.index(rank_name)
+    return SUITS.index(suit_name) * SUIT_SIZE + RANKS.index(rank_name)

@@ -21,6 +21,7 @@ from tarot_env.rules.bolognese.actions import action_to_string, refusal, string_
 from tarot_env.rules.bolognese.config import TarocchinoConfig, default, option_names
 from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.games import GameSpec, game_spec
+from tarot_env.rules.bolognese.scoring import SU
 from tarot_env.rules.bolognese.state import (
     CONTRACT,
     CURRENT,
@@ -248,7 +249,7 @@ class TarocchinoEnv(TarotAECEnv):
             f"{title}, {self.num_players} players — hand {int(ints[HAND_NO]) + 1} — dealer player_{int(ints[DEALER])} — {Phase.name(phase)}"
         ]
         if int(ints[SOLOIST]) >= 0:
-            lines.append(f"soloist player_{int(ints[SOLOIST])} ({'su' if ints[CONTRACT] == 1 else 'di mio'})")
+            lines.append(f"soloist player_{int(ints[SOLOIST])} ({'su' if ints[CONTRACT] == SU else 'di mio'})")
         for seat in range(self.num_players):
             marker = ">" if phase != PH_DONE and seat == int(ints[CURRENT]) else " "
             held = np.flatnonzero(

@@ -1,6 +1,6 @@
 """Test oracle: the discard rules of the Tarocchino games (the Scartata, §5.3) in batch.
 
-The envs run the discards one card at a time in ``tarot_env/rules/bolognese/engine.py``
+The envs run the discards one card at a time in ``tarot_env/rules/bolognese/discards.py``
 (the ``DISCARD`` phase: who discards, how many, and that a Carta da 5 never goes). The
 functions below state the same rules for whole hands at once, independently, so that
 tests can check the engine against them (tests/test_bolognese_deal.py). They are not part

@@ -8,7 +8,7 @@ wins). :class:`TrickTables` carries those differences.
 
 The package runs these rules once, row by row, in the code each game plays:
 ``tarot_env/rules/french/play.py`` (``legal_cards``, ``_trick_state``) and
-``tarot_env/rules/bolognese/engine.py`` (``_legal_plays_py``, ``_play_py``). The functions
+``tarot_env/rules/bolognese/tricks.py`` (``_legal_plays_py``, ``_play_py``). The functions
 below state them a second, independent way (whole batches at once, NumPy arithmetic) so
 that tests can check the engines against them: ``tests/test_kernels.py``,
 ``tests/test_french_play.py``, ``tests/test_tarocchino_engine.py``. They are not part of

@@ -37,7 +37,7 @@ the end of his list, the rest in pack order).
 count for his side. The **Carte da 5** (the 4 Kings and the 4 Tarocchi: Angelo, Mondo,
 Bégato, Matto) may never be discarded; every other card may, trumps (the Sole, the Luna,
 the numbered trumps, the Mori) included. Who discards how many, and when (the engine's
-discard phase, ``engine._start_discards_py``; ``tests/oracles/tarocchino_discards.py`` states it
+discard phase, ``discards._start_discards_py``; ``tests/oracles/tarocchino_discards.py`` states it
 again for the tests):
 
 - Ottocento, Quattro Scartate, Centocinquanta, Quindici: the dealer, 2, once he has picked up

@@ -1,7 +1,7 @@
 """A Tarocchino game over a batch of tables: deals, decisions and the end of each hand.
 
-:class:`TarocchinoGame` routes a batch of actions to the state machine of :mod:`.engine`
-(one implementation, compiled by numba when it is installed) and does the arithmetic that
+:class:`TarocchinoGame` routes a batch of actions to the state machine of :mod:`.engine` and
+its phase modules (one implementation, compiled by numba when it is installed) and does the arithmetic that
 runs once a hand in NumPy, from the tested building blocks:
 
 - dealing (:mod:`.deal`): random packs or fixed deals, the dealer's last 2 cards, the Pozzo,
@@ -10,8 +10,9 @@ runs once a hand in NumPy, from the tested building blocks:
   and the cards it would show (:mod:`.combinations`, §7), and what each may use to claim
   (§8.4; Millone: first-deal cards only, §11.6);
 - ``SCORE`` (the hand is over): the automatic Matto exchange (§4.5, U3, U20; on the final
-  piles, U25), the hand's scores (:mod:`.scoring`; a claimed hand: the declarations made,
-  U27), and in a match the running totals, the end of the game and the next deal.
+  piles, U25: :func:`.matto.auto_exchange`), the hand's scores (:mod:`.scoring`; a claimed
+  hand: the declarations made, U27), and in a match the running totals, the end of the game
+  and the next deal.
 
 Seats are absolute and in play order; the first player dealt to and the Primo di Mano is the
 dealer's right, ``dealer + 1``.
@@ -24,15 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env.cards.bolognese import IS_SCARTINO, MATTO, NUM_CARDS
+from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese import engine
-from tarot_env.rules.bolognese.combinations import combination_cards, combination_points
+from tarot_env.rules.bolognese.combinations import combination_cards
 from tarot_env.rules.bolognese.config import TarocchinoConfig
-from tarot_env.rules.bolognese.counting import CARD_VALUE
 from tarot_env.rules.bolognese.deal import EXTRA, HAND, OUT, POZZO, SECOND, deal_destinations, format_deal, parse_deal
+from tarot_env.rules.bolognese.matto import auto_exchange
 from tarot_env.rules.bolognese.scoring import (
     DRAW,
     PLAY_ON,
+    TERZIGLIO_CONTRACTS,
     declaration_points,
     game_result,
     hand_scores,
@@ -42,6 +44,7 @@ from tarot_env.rules.bolognese.scoring import (
     quindici_round,
     terziglio_hand,
 )
+from tarot_env.rules.bolognese.seats import sides_rows
 from tarot_env.rules.bolognese.state import (
     ACTIVE,
     CLAIM_DECL,
@@ -60,8 +63,6 @@ from tarot_env.rules.bolognese.state import (
     HANDS_PLAYED,
     LAST_WINNER,
     MATCH_OVER,
-    MATTO_SEAT,
-    MATTO_WINNER,
     N_ACTIVE,
     NUM_ACTIONS,
     O_CLAIMS,
@@ -88,6 +89,7 @@ from tarot_env.rules.bolognese.state import (
     SOLOIST,
     TOTAL,
     TRICKS,
+    W_PICKUP,
     WINDOW,
     TarocchinoState,
 )
@@ -98,8 +100,6 @@ for _k, _v in {HAND: PL_HAND, EXTRA: PL_EXTRA, SECOND: PL_SECOND, POZZO: PL_POZZ
 #: per-hand fields reset at each new deal (match-level ones survive: totals, penalties, who is still in)
 _MATCH_INTS = (DEALER, HAND_NO, MATCH_OVER, N_ACTIVE, HANDS_PLAYED)
 _MATCH_SEAT = (TOTAL, RAW_TOTAL, PENALTY, ACTIVE)
-#: bound of the terms of the Matto exchange's sort key (see ``_auto_exchange``)
-_KEY = 1 << 20
 
 
 @dataclass
@@ -437,7 +437,7 @@ class TarocchinoGame:
             credit = quindici_round(declared)
             credit[side] += used
         else:  # the claimer's own declaration (his first cards at his pickup window, §8.4.1)
-            own = int(ints[r, PICKUP_DECL]) if int(ints[r, WINDOW]) == engine.W_PICKUP else int(seat_ints[r, claimer, CLAIM_DECL])
+            own = int(ints[r, PICKUP_DECL]) if int(ints[r, WINDOW]) == W_PICKUP else int(seat_ints[r, claimer, CLAIM_DECL])
             credit = declared
             credit[side] += own
         return credit[sides]
@@ -459,9 +459,9 @@ class TarocchinoGame:
 
     def _sides(self, state: TarocchinoState, rows: np.ndarray) -> np.ndarray:
         """(R, N) the side of each seat: partners seat % 2; Terziglio 0 the soloist, 1 the others;
-        else the seat itself (the rule is ``engine._side``)."""
+        else the seat itself (the rule is :func:`.seats._side`)."""
         out = np.empty((len(rows), self.num_players), dtype=np.int64)
-        engine.sides_rows(state.ints, np.asarray(rows, dtype=np.int64), self.num_players, self.opts, out)
+        sides_rows(state.ints, np.asarray(rows, dtype=np.int64), self.num_players, self.opts, out)
         return out
 
     def _side_piles(self, state: TarocchinoState, rows: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -477,45 +477,8 @@ class TarocchinoGame:
         return piles, tricks, decl
 
     def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray) -> None:
-        """§4.5 with U3 and U20: the Matto's owner's side gives one card to the side that won
-        the Matto's trick: a scartino if it has one (U3), the one that costs the giver least
-        (card values + combinations of what it keeps), then the one that helps the receiver
-        least, then the lowest card id. The piles are the final ones: a Terziglio "di mio"
-        Pozzo is already in the last trick's winner's pile (U25, done by the engine)."""
-        m = state.ints[rows, MATTO_SEAT]
-        w = state.ints[rows, MATTO_WINNER]
-        sides = self._sides(state, rows)
-        k = np.arange(len(rows))
-        due = (m >= 0) & (sides[k, np.maximum(m, 0)] != sides[k, np.maximum(w, 0)])
-        if not due.any():
-            return
-        rows, m, w, sides = rows[due], m[due], w[due], sides[due]
-        k = np.arange(len(rows))
-        giver, receiver = sides[k, m], sides[k, w]
-        piles, _, _ = self._side_piles(state, rows, sides)
-        mine, theirs = piles[k, giver], piles[k, receiver]
-        cand = mine.copy()
-        cand[:, MATTO] = False
-        if self.config.matto_gift == "scartino":
-            scartini = cand & IS_SCARTINO
-            cand = np.where(scartini.any(axis=1)[:, None], scartini, cand)
-        row_of, card_of = np.nonzero(cand)  # by row, then card id
-        without = mine[row_of]
-        without[np.arange(len(row_of)), card_of] = False
-        with_ = theirs[row_of]
-        with_[np.arange(len(row_of)), card_of] = True
-        # card points: the card leaves ``mine`` and joins ``theirs`` (the piles of two sides share no card)
-        value = CARD_VALUE[card_of]
-        cost = value - (mine @ CARD_VALUE)[row_of] - combination_points(without, mori=self._mori)
-        help_ = (theirs @ CARD_VALUE)[row_of] + value + combination_points(with_, mori=self._mori)
-        # the least (cost, help, card id) of each row, as one int64 key: every term is a few hundred
-        # points at most (the whole pack: 118 card points, 296 + 550 in combinations), far below _KEY
-        key = ((cost + _KEY) * (2 * _KEY) + help_) * NUM_CARDS + card_of
-        starts = np.flatnonzero(np.diff(row_of, prepend=-1))  # where each row's candidates begin
-        best = np.minimum.reduceat(key, starts)
-        k = row_of[starts]
-        state.cards[rows[k], PILE_OF, best % NUM_CARDS] = w[k]
-        state.ints[rows, MATTO_SEAT] = -2
+        """The automatic Matto exchange of the played hands ``rows`` (§4.5, U3, U20): :func:`.matto.auto_exchange`."""
+        auto_exchange(self, state, rows)
 
     def _hand_points(self, state: TarocchinoState, rows: np.ndarray, infos: list[dict[str, Any]]) -> np.ndarray:
         """(R, N) each seat's score for the played hands (see docs/tarocchino.md for each game)."""
@@ -541,7 +504,7 @@ class TarocchinoGame:
             for i, (info, parts) in enumerate(zip(infos, _breakdowns(res.hand))):
                 info.update(parts)
                 info.update(
-                    soloist=int(ints[rows[i], SOLOIST]), contract=("su", "di_mio")[int(contract[i]) - 1],
+                    soloist=int(ints[rows[i], SOLOIST]), contract=TERZIGLIO_CONTRACTS[int(contract[i])],
                     soloist_won=bool(res.soloist_won[i]), winner_points=int(res.winner_points[i]), poste=int(res.poste[i]),
                 )  # fmt: skip
             return res.settlement

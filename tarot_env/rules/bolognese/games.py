@@ -10,8 +10,8 @@ reward scale. The code never asks which game it plays; it reads the row's fields
 - :mod:`.config` decides which rules options a game has from its fields, fills in the
   defaults (``target``, ``tie_rules``) and turns the fields the compiled kernels need into
   columns of the ``opts`` array (``TarocchinoConfig.kernel_options``);
-- :mod:`.engine` (the compiled state machine) reads those columns: the sides, the auction, the
-  discards, the claim windows, Quindici's rounding;
+- the compiled state machine (:mod:`.engine` and its phase modules) reads those columns: the
+  sides (:mod:`.seats`), the auction, the discards, the claim windows, Quindici's rounding;
 - :mod:`.game` (scoring and matches) and the envs' rewards read ``scoring``, ``rounded``,
   ``game_hands``, ``next_dealer`` and ``reward_scale``.
 

@@ -12,15 +12,16 @@ What each game adds (the sections of the spec):
 
 - **Ottocento** (§8): :func:`ottocento_hand_scores` (§8.3: cards in pairs + last trick +
   combinations + declarations, both sides score; cappotto §4.6), :func:`game_result` (end of
-  game, U9). The claims (§8.4, *Chiamarsi Fuori*) are the engine's claim windows.
+  game, U9). The claims (§8.4, *Chiamarsi Fuori*) are the engine's claim windows (claims.py).
 - **Quattro Scartate** (§9): Ottocento's hand score; no claims; :func:`quattro_scartate_result`
   after :data:`QUATTRO_SCARTATE_HANDS` hands (tie: U10).
-- **Terziglio** (§10): the auction is the engine's; :func:`terziglio_poste`, :func:`terziglio_settlement` (the stakes, TV12) and
+- **Terziglio** (§10): the auction is the engine's (auction.py); :func:`terziglio_poste`,
+  :func:`terziglio_settlement` (the stakes, TV12) and
   :func:`terziglio_hand` (a whole hand: Pozzo, cappotto, half-points, winner, poste, settlement).
 - **Millone** (§11), **Centocinquanta** (§12): :func:`millone_hand_scores`,
   :func:`centocinquanta_hand_scores`, :func:`game_result`.
 - **Quindici** (§13): :func:`quindici_round` (q, TV13), :func:`quindici_hand_scores`,
-  the claims' rounding (U15, U24) in the engine.
+  the claims' rounding (U15, U24) in the engine's claim windows (claims.py).
 - **Mattazza** (§14): :func:`mattazza_hand` (per-trick count, who loses),
   :func:`mattazza_losers`, :func:`mattazza_standing` (ways to end the game).
 
@@ -527,15 +528,21 @@ def terziglio_hand(
 
 
 # --------------------------------------------------------------------------- Quindici (§13)
+def quindici_q(points: Any) -> Any:
+    """q(p) = ⌊(p + 5)/10⌋ (§13, TV13) of an int or an int array, unchecked: the one statement
+    of Quindici's rounding, which the engine's claim windows compile too (U15, U24)."""
+    return (points + 5) // 10
+
+
 def quindici_round(points: np.ndarray | int) -> np.ndarray:
-    """Quindici's rounding of a hand score (§13, TV13): q(p) = ⌊(p + 5)/10⌋.
+    """Quindici's rounding of a hand score (§13, TV13): q(p) = ⌊(p + 5)/10⌋ (:func:`quindici_q`).
 
     0–4 → 0, 5–14 → 1, 15–24 → 2, 25–34 → 3, …; q(150) = 15.
     """
     p = np.asarray(points)
     if not np.issubdtype(p.dtype, np.integer) or np.any(p < 0):
         raise ValueError(f"points must be non-negative integers, got {points!r}")
-    return (p.astype(np.int64) + 5) // 10
+    return quindici_q(p.astype(np.int64))
 
 
 def quindici_hand_scores(

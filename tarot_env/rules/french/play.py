@@ -9,7 +9,7 @@ the Excuse is then worth 4 points, §15.4); played to the last trick it changes 
 its side won every earlier trick, when it wins that trick (§15.2, §15.3).
 
 Each rule is a function of one row ``b`` of the state's blocks (``FrenchTarotState.blocks``),
-written with plain loops as the Tarocchino engine is (:mod:`tarot_env.rules.bolognese.engine`):
+written with plain loops as the Tarocchino engine is (:mod:`tarot_env.rules.bolognese.tricks` and its siblings):
 numba compiles it (:func:`tarot_env._jit.njit`), and the same function runs as plain Python
 when the compiled path is off (``TAROT_ENV_JIT=0``); there is no second implementation.
 Compiled, a card played at batch size 1 costs a few µs, where the ~100 NumPy calls of a

@@ -1,0 +1,187 @@
+"""A player's first turn and the claim windows, *Chiamarsi Fuori* (docs/rules/tarocchino.md §7, §8.4, §11.3, §12.3).
+
+- **The first turn** (:func:`_begin_turn`): before his first card a player has his claim
+  window (§8.4), then declares the combinations in his hand, or not (§7, :func:`_declare`: the
+  value counts for his side and the cards are shown to the table).
+- **The windows** (:func:`_claim_offer`): the dealer's before he picks up his last 2 cards
+  (§8.4.1), with his first cards only; Millone's opponent's right after that pickup (§11.3), as
+  Centocinquanta's and Quindici's with U21's alternative (else at his first turn, U21); each
+  player's at his first turn: the dealer's only if U8 allows, the Primo's partner adding the
+  Primo's declaration (§8.4 step 4, U23), Millone's with first-deal cards only (U29, §11.6).
+  A window opens only for a claim made with a declaration worth more than 0 (U28); the claim
+  value is the running total plus the declaration, Quindici's rounded (U15, U24); a claim
+  below the target is offered only when ``wrong_claim="loses"``.
+- **The answer** (:func:`_claim`): a claim ends the game, won at or past the target and lost
+  below it. Where play goes after ``no_claim`` is the router's (:mod:`.engine`).
+
+What a declaration is worth (§6, §7) is computed in NumPy once the hands are final
+(:mod:`.game`, :mod:`.combinations`): the kernels read the values (``decl``, ``claim_decl``,
+``pickup_decl``). Each function works on one row ``b`` of the state's blocks (:mod:`.state`),
+compiled by numba when it is on.
+"""
+
+from __future__ import annotations
+
+from tarot_env._jit import njit
+from tarot_env.cards.bolognese import NUM_CARDS
+from tarot_env.rules.bolognese.scoring import quindici_q
+from tarot_env.rules.bolognese.seats import _side
+from tarot_env.rules.bolognese.state import (
+    A_CLAIM,
+    A_DECLARE,
+    CLAIM_DECL,
+    CLAIM_OK,
+    CLAIM_SEAT,
+    CLAIM_VALUE,
+    COMBO,
+    CURRENT,
+    DEALER,
+    DECL,
+    DECLARED,
+    GAME_WINNER,
+    HAND_OF,
+    O_CLAIM_RAW_SUM,
+    O_CLAIMS,
+    O_DEALER_AGAIN,
+    O_DECLARATIONS,
+    O_N,
+    O_OPP_CLAIM_EARLY,
+    O_PARTNER_NEEDS_OWN,
+    O_PRIMO_PARTNER_ADDS,
+    O_ROUNDED,
+    O_TARGET,
+    O_WRONG_LOSES,
+    PH_CLAIM,
+    PH_DECLARE,
+    PH_PLAY,
+    PH_SCORE,
+    PHASE,
+    PICKUP_DECL,
+    PRIMO,
+    RAW_TOTAL,
+    RESULT,
+    RS_CLAIMED,
+    RS_WRONG_CLAIM,
+    SHOWN,
+    ST_CLAIM,
+    ST_DECLARE,
+    ST_DONE,
+    STAGE,
+    TOTAL,
+    W_FIRST_TURN,
+    W_PICKUP,
+    WINDOW,
+)
+
+_qround = njit(quindici_q, inline=True) or quindici_q
+
+
+def _claim_offer_py(ints, seat_ints, b, p, window, opts):
+    """The claim value ``p`` could call at ``window`` (§8.4, U8, U21, U23, U15/U24, U28, U29),
+    and whether the window opens: (-1, 0) when it does not.
+
+    U28: a claim is made *with* declared combinations, so a window opens only when the
+    declaration it would use is worth more than 0 (a total already past the target, after U9's
+    tie, is not enough on its own). U29: in Millone each player also has his first-turn window,
+    with the first-deal cards of his hand (``CLAIM_DECL``, §11.6)."""
+    if opts[O_CLAIMS] == 0:
+        return -1, 0
+    d = ints[b, DEALER]
+    target = opts[O_TARGET]
+    own = ints[b, PICKUP_DECL] if window == W_PICKUP else seat_ints[b, p, CLAIM_DECL]
+    if window == W_FIRST_TURN:
+        if p == d:
+            if opts[O_DEALER_AGAIN] == 0:
+                return -1, 0  # U8's alternative
+        elif opts[O_OPP_CLAIM_EARLY] == 1:
+            return -1, 0  # U21's alternative: the opponent's window came right after the dealer picked up
+        elif opts[O_PRIMO_PARTNER_ADDS] == 1 and p == (d + 3) % opts[O_N]:  # the Primo (d + 1)'s partner
+            if not (opts[O_PARTNER_NEEDS_OWN] == 1 and own == 0):
+                own += seat_ints[b, ints[b, PRIMO], DECLARED]  # §8.4 step 4: the Primo's declaration too (U23)
+    if own <= 0:
+        return -1, 0  # U28: nothing declared, nothing to claim with
+    if opts[O_ROUNDED] == 1:  # Quindici (U15, U24)
+        if opts[O_CLAIM_RAW_SUM] == 1:
+            value = _qround(seat_ints[b, p, RAW_TOTAL] + own)
+        else:
+            value = seat_ints[b, p, TOTAL] + _qround(own)
+    else:
+        value = seat_ints[b, p, TOTAL] + own
+    ok = 1 if value >= target else 0
+    if ok == 0 and opts[O_WRONG_LOSES] == 0:
+        return -1, 0
+    return value, ok
+
+
+_claim_offer = njit(_claim_offer_py) or _claim_offer_py
+
+
+def _open_claim_py(ints, seat_ints, b, p, window, opts):
+    """Open a claim window for ``p`` if the rules give him one; True when opened."""
+    value, ok = _claim_offer(ints, seat_ints, b, p, window, opts)
+    if value < 0:
+        return False
+    ints[b, PHASE] = PH_CLAIM
+    ints[b, CURRENT] = p
+    ints[b, WINDOW] = window
+    ints[b, CLAIM_VALUE] = value
+    ints[b, CLAIM_OK] = ok
+    return True
+
+
+_open_claim = njit(_open_claim_py) or _open_claim_py
+
+
+def _begin_turn_py(ints, seat_ints, b, opts):
+    """The player to act in the play: his first turn's claim and declaration (§7, §8.4)
+    come before his card."""
+    p = ints[b, CURRENT]
+    if seat_ints[b, p, STAGE] == ST_CLAIM:
+        seat_ints[b, p, STAGE] = ST_DECLARE
+        if _open_claim(ints, seat_ints, b, p, W_FIRST_TURN, opts):
+            return
+    if seat_ints[b, p, STAGE] == ST_DECLARE:
+        seat_ints[b, p, STAGE] = ST_DONE
+        if opts[O_DECLARATIONS] == 1 and seat_ints[b, p, DECL] > 0:
+            ints[b, PHASE] = PH_DECLARE
+            return
+    ints[b, PHASE] = PH_PLAY
+
+
+_begin_turn = njit(_begin_turn_py) or _begin_turn_py
+
+
+def _claim_py(ints, b, a, opts):
+    """A claim window's answer (§8.4): True when ``a`` claims, which ends the game: won when the
+    value reaches the target, lost otherwise (only offered then with ``wrong_claim="loses"``)."""
+    if a != A_CLAIM:
+        return False
+    p = ints[b, CURRENT]
+    ints[b, CLAIM_SEAT] = p
+    side = _side(ints, b, p, opts)
+    if ints[b, CLAIM_OK] == 1:
+        ints[b, RESULT] = RS_CLAIMED
+        ints[b, GAME_WINNER] = side
+    else:
+        ints[b, RESULT] = RS_WRONG_CLAIM
+        ints[b, GAME_WINNER] = 1 - side
+    ints[b, PHASE] = PH_SCORE
+    return True
+
+
+_claim = njit(_claim_py, inline=True) or _claim_py
+
+
+def _declare_py(ints, seat_ints, cards, b, a):
+    """The declaration at the first turn (§7): ``declare`` counts his combinations' value for
+    his side and shows their cards to the table; then he plays his card."""
+    p = ints[b, CURRENT]
+    if a == A_DECLARE:
+        seat_ints[b, p, DECLARED] = seat_ints[b, p, DECL]
+        for c in range(NUM_CARDS):  # the cards of his combinations are shown to the table (§7)
+            if cards[b, COMBO, c] == 1 and cards[b, HAND_OF, c] == p:
+                cards[b, SHOWN, c] = 1
+    ints[b, PHASE] = PH_PLAY
+
+
+_declare = njit(_declare_py, inline=True) or _declare_py

@@ -1,0 +1,238 @@
+"""The Matto (docs/rules/tarocchino.md §2.4, §4.5, §14.7, U2–U4, U19, U20, U25, U30).
+
+Everything the Matto does, in the order of a hand:
+
+- **Played** (:func:`_may_play_matto`, :func:`_cover`): its holder may cover it at any turn,
+  excused from following suit and trumping (§2.4); it may be led, the next card then setting
+  the suit (U2; the alternative: never led, unless it is his last card); for the duty to trump
+  it is not a trump (U19; the alternative makes it one, :func:`_matto_is_trump`). It has no suit
+  and never wins the trick.
+- **Kept** (:func:`_matto_trick_won`): when its trick is complete it goes back to its owner's
+  pile, the other cards to the winner's (§4.5); U4's alternative loses it to the winner when
+  it was covered in the last trick.
+- **The exchange** at the end of the hand (:func:`_exchange`, §4.5): if the winner of the
+  Matto's trick is not on the owner's side, the owner's side gives him one card of its pile,
+  a scartino if it has one (U3; the alternative: any card, :func:`_giftable`), on the final
+  piles (a Terziglio "di mio" Pozzo already added, U25, :mod:`.auction`). A side that won no
+  trick has nothing to give: the Matto itself goes (§4.5, §14.7). The owner chooses
+  (``give <card>``, :func:`_give`) with ``matto_exchange="choose"``, unless one card is
+  possible, which is given without asking (U30); by default the choice is automatic
+  (:func:`auto_exchange`, U20: the card that costs the giver least, then the one that helps
+  the receiver least, then the lowest id).
+
+The row functions (``_*``) work on one row ``b`` of the state's blocks (:mod:`.state`) and
+are compiled by numba when it is on; the tricks (:mod:`.tricks`) call them where the Matto
+takes part. :func:`auto_exchange` is NumPy, run once a hand on the rows being scored.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tarot_env._jit import njit
+from tarot_env.cards.bolognese import IS_SCARTINO, MATTO, NUM_CARDS
+from tarot_env.rules.bolognese.combinations import combination_points
+from tarot_env.rules.bolognese.counting import CARD_VALUE
+from tarot_env.rules.bolognese.seats import _side
+from tarot_env.rules.bolognese.state import (
+    AB_GIVE,
+    CURRENT,
+    MATTO_EXCHANGED,
+    MATTO_SEAT,
+    MATTO_TRICK,
+    MATTO_WINNER,
+    NONE,
+    O_EXCHANGE_CHOOSE,
+    O_GIFT_ANY,
+    O_MATTO_IS_TRUMP,
+    O_MATTO_LAST_LOST,
+    O_MATTO_LEAD,
+    O_N,
+    PH_GIVE,
+    PH_SCORE,
+    PHASE,
+    PILE_OF,
+    PLAYED_BY,
+    TRICKS,
+)
+
+if TYPE_CHECKING:
+    from tarot_env.rules.bolognese.game import TarocchinoGame
+    from tarot_env.rules.bolognese.state import TarocchinoState
+
+# card facts as plain arrays (numba freezes module-level arrays as constants)
+SCARTINO = IS_SCARTINO.astype(np.int64)
+#: bound of the terms of the automatic exchange's sort key (see :func:`auto_exchange`)
+_KEY = 1 << 20
+
+
+# ====================================================================== in the tricks
+def _may_play_matto_py(opts, leading, n_held):
+    """May its holder play the Matto now: at any turn (§2.4); when ``leading``, unless the
+    Matto is never led (U2's alternative) and he holds ``n_held`` > 1 cards."""
+    return not leading or opts[O_MATTO_LEAD] == 1 or n_held <= 1
+
+
+_may_play_matto = njit(_may_play_matto_py, inline=True) or _may_play_matto_py
+
+
+def _matto_is_trump_py(opts):
+    """U19: the Matto is not a trump for the duty to trump, unless ``matto_is_trump``."""
+    return opts[O_MATTO_IS_TRUMP] == 1
+
+
+_matto_is_trump = njit(_matto_is_trump_py, inline=True) or _matto_is_trump_py
+
+
+def _cover_py(ints, b, p, t):
+    """``p`` covers the Matto in trick ``t`` (§2.4): no suit, it never wins; his side may owe
+    a card for it at the end of the hand."""
+    ints[b, MATTO_SEAT] = p
+    ints[b, MATTO_TRICK] = t
+
+
+_cover = njit(_cover_py, inline=True) or _cover_py
+
+
+def _matto_trick_won_py(ints, cards, b, w, last, opts):
+    """The Matto's trick is complete, won by ``w`` (whose pile took its cards): the Matto goes
+    back to the pile of who covered it (§4.5); U4's alternative, in the last trick: it stays
+    with the winner, and nothing is owed for it."""
+    ints[b, MATTO_WINNER] = w
+    if last and opts[O_MATTO_LAST_LOST] == 1:
+        ints[b, MATTO_SEAT] = NONE
+    else:
+        cards[b, PILE_OF, MATTO] = cards[b, PLAYED_BY, MATTO]
+
+
+_matto_trick_won = njit(_matto_trick_won_py, inline=True) or _matto_trick_won_py
+
+
+# ====================================================================== the exchange
+def _gift_scartini_only_py(ints, cards, b, side, opts):
+    """U3: True when the card given for the Matto must be a scartino (``matto_gift="scartino"``
+    and ``side``'s pile holds one besides the Matto)."""
+    if opts[O_GIFT_ANY] == 1:
+        return False
+    for c in range(NUM_CARDS):
+        o = cards[b, PILE_OF, c]
+        if o >= 0 and c != MATTO and SCARTINO[c] == 1 and _side(ints, b, o, opts) == side:
+            return True
+    return False
+
+
+_gift_scartini_only = njit(_gift_scartini_only_py, inline=True) or _gift_scartini_only_py
+
+
+def _giftable_py(ints, cards, b, c, side, only_scartini, opts):
+    """§4.5, U3: may card ``c`` be given for the Matto by ``side``: a card of its pile (its
+    discards and, U25, a Pozzo it took included), not the Matto, a scartino if it must be."""
+    o = cards[b, PILE_OF, c]
+    if o < 0 or c == MATTO or _side(ints, b, o, opts) != side:
+        return False
+    return SCARTINO[c] == 1 or not only_scartini
+
+
+_giftable = njit(_giftable_py, inline=True) or _giftable_py
+
+
+def _give_legal_py(ints, cards, row, b, p, opts):
+    """The ``give`` actions of ``p``, the Matto's owner, in the mask ``row`` (A,): the cards
+    his side may give (U3)."""
+    side = _side(ints, b, p, opts)
+    only_scartini = _gift_scartini_only(ints, cards, b, side, opts)
+    for c in range(NUM_CARDS):
+        row[AB_GIVE + c] = _giftable(ints, cards, b, c, side, only_scartini, opts)
+
+
+_give_legal = njit(_give_legal_py, inline=True) or _give_legal_py
+
+
+def _give_py(ints, cards, b, c):
+    """§4.5: card ``c`` goes to the winner of the Matto's trick; the hand is then scored."""
+    cards[b, PILE_OF, c] = ints[b, MATTO_WINNER]
+    ints[b, MATTO_SEAT] = MATTO_EXCHANGED
+    ints[b, PHASE] = PH_SCORE
+
+
+_give = njit(_give_py, inline=True) or _give_py
+
+
+def _exchange_py(ints, seat_ints, cards, b, opts):
+    """The hand is over (phase SCORE, the piles final): the Matto exchange, when it is due
+    (§4.5). With no trick won the owner's side gives the Matto itself; with the owner's choice
+    (U20's alternative) he is asked, unless one card is possible (U30); else the automatic
+    exchange is made at SCORE (:func:`auto_exchange`)."""
+    m = ints[b, MATTO_SEAT]
+    if m < 0 or _side(ints, b, ints[b, MATTO_WINNER], opts) == _side(ints, b, m, opts):
+        return  # no Matto owed (not played, lost, U4), or his own side won its trick
+    side = _side(ints, b, m, opts)
+    won = 0
+    for s in range(opts[O_N]):
+        if _side(ints, b, s, opts) == side:
+            won += seat_ints[b, s, TRICKS]
+    if won == 0:  # no trick of its own, no card to give: the Matto itself goes (§4.5, §14.7)
+        cards[b, PILE_OF, MATTO] = ints[b, MATTO_WINNER]
+        ints[b, MATTO_SEAT] = NONE
+    elif opts[O_EXCHANGE_CHOOSE] == 1:
+        only_scartini = _gift_scartini_only(ints, cards, b, side, opts)
+        count = 0
+        gift = NONE
+        for c in range(NUM_CARDS):
+            if _giftable(ints, cards, b, c, side, only_scartini, opts):
+                count += 1
+                gift = c
+        if count == 1:
+            _give(ints, cards, b, gift)  # U30: a decision with one possible answer is not asked
+        else:
+            ints[b, PHASE] = PH_GIVE
+            ints[b, CURRENT] = m
+
+
+_exchange = njit(_exchange_py, inline=True) or _exchange_py
+
+
+def auto_exchange(g: TarocchinoGame, state: TarocchinoState, rows: np.ndarray) -> None:
+    """§4.5 with U3 and U20, at SCORE for the played hands ``rows``: the Matto's owner's side
+    gives one card to the side that won the Matto's trick: a scartino if it has one (U3), the
+    one that costs the giver least (card values + combinations of what it keeps), then the one
+    that helps the receiver least, then the lowest card id. The piles are the final ones: a
+    Terziglio "di mio" Pozzo is already in the last trick's winner's pile (U25, :mod:`.auction`).
+    Rows where the exchange is not due, or was made (:data:`.state.MATTO_EXCHANGED`), are left alone."""
+    m = state.ints[rows, MATTO_SEAT]
+    w = state.ints[rows, MATTO_WINNER]
+    sides = g._sides(state, rows)
+    k = np.arange(len(rows))
+    due = (m >= 0) & (sides[k, np.maximum(m, 0)] != sides[k, np.maximum(w, 0)])
+    if not due.any():
+        return
+    rows, m, w, sides = rows[due], m[due], w[due], sides[due]
+    k = np.arange(len(rows))
+    giver, receiver = sides[k, m], sides[k, w]
+    piles, _, _ = g._side_piles(state, rows, sides)
+    mine, theirs = piles[k, giver], piles[k, receiver]
+    cand = mine.copy()
+    cand[:, MATTO] = False
+    if g.config.matto_gift == "scartino":
+        scartini = cand & IS_SCARTINO
+        cand = np.where(scartini.any(axis=1)[:, None], scartini, cand)
+    row_of, card_of = np.nonzero(cand)  # by row, then card id
+    without = mine[row_of]
+    without[np.arange(len(row_of)), card_of] = False
+    with_ = theirs[row_of]
+    with_[np.arange(len(row_of)), card_of] = True
+    # card points: the card leaves ``mine`` and joins ``theirs`` (the piles of two sides share no card)
+    mori = g.config.mori
+    value = CARD_VALUE[card_of]
+    cost = value - (mine @ CARD_VALUE)[row_of] - combination_points(without, mori=mori)
+    help_ = (theirs @ CARD_VALUE)[row_of] + value + combination_points(with_, mori=mori)
+    # the least (cost, help, card id) of each row, as one int64 key: every term is a few hundred
+    # points at most (the whole pack: 118 card points, 296 + 550 in combinations), far below _KEY
+    key = ((cost + _KEY) * (2 * _KEY) + help_) * NUM_CARDS + card_of
+    starts = np.flatnonzero(np.diff(row_of, prepend=-1))  # where each row's candidates begin
+    best = np.minimum.reduceat(key, starts)
+    k = row_of[starts]
+    state.cards[rows[k], PILE_OF, best % NUM_CARDS] = w[k]
+    state.ints[rows, MATTO_SEAT] = MATTO_EXCHANGED
