@@ -47,8 +47,7 @@ import numpy as np
 from tarot_env.cards.bolognese import ANGELO, BOLOGNESE_DECK, IS_TRUMP, LUNA, MATTO, MONDO, MORO_STRENGTH, NUM_CARDS, SOLE
 from tarot_env.encoding.bolognese import layout
 from tarot_env.rules.bolognese.combinations import combination_points
-from tarot_env.rules.bolognese.config import TARGETS, TRICKS
-from tarot_env.rules.bolognese.deal import GAMES
+from tarot_env.rules.bolognese.games import GAMES
 from tarot_env.rules.bolognese.state import (
     A_CLAIM,
     A_DECLARE,
@@ -153,7 +152,7 @@ class TarocchinoRuleAgent:
 
     ``act(observations (B, D), masks (B, A)) -> actions (B,)``, or one observation and mask of
     shape ``(A,)`` -> an int. ``target``: the claim target (default: the game's, from
-    ``config.TARGETS``); give the env's when it was made with another ``target``.
+    its :class:`~tarot_env.rules.bolognese.games.GameSpec` row); give the env's when it was made with another ``target``.
     """
 
     name = "tarocchino_rules"
@@ -163,8 +162,11 @@ class TarocchinoRuleAgent:
         if g not in GAMES:
             raise ValueError(f"unknown Tarocchino game {game!r}; the games are {', '.join(GAMES)}")
         self.game = g
-        self.target = TARGETS.get(g) if target is None else int(target)
-        self.total_tricks = TRICKS[g]
+        self.spec = GAMES[g]
+        self.target = self.spec.target if target is None else int(target)
+        self.total_tricks = self.spec.tricks
+        #: the hand's loser takes a penalty point (Mattazza, §14.5): take as few points as possible
+        self.avoid_points = self.spec.scoring == "penalty"
         self._fields: dict[int, dict[str, tuple[int, int]]] = {}
 
     # ------------------------------------------------------------------ protocol
@@ -265,9 +267,9 @@ class TarocchinoRuleAgent:
 
     # ------------------------------------------------------------------ sides
     def _partners(self, r: _Row) -> list[int]:
-        if self.game in ("ottocento", "quattro_scartate") and r.n == 4:
+        if self.spec.sides == "partners" and r.n == 4:
             return [2]
-        if self.game == "terziglio" and r.soloist >= 0:
+        if self.spec.sides == "soloist" and r.soloist >= 0:
             return [] if r.soloist == 0 else [s for s in (1, 2) if s != r.soloist]
         return []
 
@@ -306,7 +308,7 @@ class TarocchinoRuleAgent:
         rows[np.arange(1, len(cands) + 1), cands] = False
         cp = combination_points(rows)
         cost = VALUE[cands] + (cp[0] - cp[1:])
-        if self.game == "mattazza":
+        if self.avoid_points:
             return int(cands[int(np.argmax(cost))])  # the card that lowers the own score most
         return int(cands[int(np.argmin(cost))])
 
@@ -340,7 +342,7 @@ class TarocchinoRuleAgent:
         h = int(np.count_nonzero(r.hand))
         tricks_left = h
         ctx = _Ctx(r, pool, u, h, known, after, partners, lead, best, best_seat, trick_cards, tricks_left, self.total_tricks)
-        if self.game == "mattazza":
+        if self.avoid_points:
             return self._play_mattazza(ctx, plays)
         return self._play_points(ctx, plays)
 

@@ -59,11 +59,11 @@ import numpy as np
 from tarot_env.agents.random_agent import RandomAgent
 
 import tarot_env
+from tarot_env.rules.bolognese.games import GAMES, GameSpec
 
 DEAL_SET_VERSION = 1
 DEFAULT_SEED = 0
 Z95 = 1.959963984540054
-PARTNERSHIP = ("ottocento_v0", "quattro_scartate_v0")
 #: the ``info["result"]`` of a deal nobody played: everyone passed, or it was annulled (petit sec)
 NOT_PLAYED = ("all_passed", "thrown_in", "petit_sec")
 #: how many moves of one agent may still be running past the time limit (their threads abandoned);
@@ -315,22 +315,31 @@ def seatings(names: list[str], num_seats: int) -> list[list[str]]:
     return out
 
 
+def _spec(env_id: str) -> GameSpec | None:
+    """The Tarocchino game's row (its sides and scoring name the roles), None for French Tarot."""
+    name = env_id.removesuffix("_v0")
+    return GAMES.get(name)
+
+
 def _roles(env_id: str, info: dict, num_seats: int) -> list[str]:
-    if env_id.startswith("french"):
+    spec = _spec(env_id)
+    if spec is None:
         if info.get("result") != "played":
             return ["passed"] * num_seats
         return ["taker" if s == info["taker"] else "partner" if s == info.get("partner", -1) else "defender" for s in range(num_seats)]
-    if env_id == "terziglio_v0":
+    if spec.sides == "soloist":
         if "soloist" not in info or info.get("soloist", -1) < 0:
             return ["passed"] * num_seats
         return ["soloist" if s == info["soloist"] else "opponent" for s in range(num_seats)]
-    if env_id in PARTNERSHIP:
+    if spec.sides == "partners":
         return [f"side_{s % 2}" for s in range(num_seats)]
     return [f"seat_{s}" for s in range(num_seats)]
 
 
 def _won(env_id: str, score: float) -> bool:
-    return score >= 0 if env_id == "mattazza_v0" else score > 0
+    spec = _spec(env_id)
+    # where a hand's loser takes a penalty (Mattazza), not losing is winning: a score of 0
+    return score >= 0 if spec is not None and spec.scoring == "penalty" else score > 0
 
 
 class _Table:

@@ -206,7 +206,7 @@ def test_the_opponent_window_option_moves_the_window():
 
 
 # ====================================================================== no branch on a game name
-_NAMES = "|".join(GAMES)
+_NAMES = "(?:" + "|".join(GAMES) + ")(?:_v0)?"  # a game's name or its env id
 _BRANCHES = [
     re.compile(rf"""(==|!=)\s*["']({_NAMES})["']"""),  # game == "ottocento"
     re.compile(rf"""["']({_NAMES})["']\s*(==|!=)"""),  # "ottocento" == game
@@ -216,12 +216,12 @@ _BRANCHES = [
     re.compile(r"\bGM_[A-Z_]+"),  # the old game codes
     re.compile(r"\bO_GAME\b"),  # the old game column of the kernels' options
 ]
-_SCANNED = ("tarot_env/rules", "tarot_env/envs", "tarot_env/vector", "tarot_env/encoding")
+_SCANNED = ("tarot_env", "agents", "experiments")
 
 
 def test_no_code_branches_on_a_game_name():
     """Everything that tells the games apart is a field of the game's row (games.py); the
-    package never compares a game's name (the CLI, tarot_env/cli, is left out of the scan)."""
+    package (the CLI, the bots and the experiments included) never compares a game's name."""
     found = []
     for folder in _SCANNED:
         for path in sorted((ROOT / folder).rglob("*.py")):
@@ -234,7 +234,14 @@ def test_no_code_branches_on_a_game_name():
 
 
 def test_the_scan_finds_what_it_looks_for():
-    for line in ('if game == "mattazza":', 'if self.game_name != "terziglio"', 'g in ("ottocento", "x")', "GM_MILLONE", "opts[O_GAME]"):
+    for line in (
+        'if game == "mattazza":',
+        'if self.game_name != "terziglio"',
+        'env_id == "mattazza_v0"',
+        'g in ("ottocento", "x")',
+        "GM_MILLONE",
+        "opts[O_GAME]",
+    ):
         assert any(p.search(line) for p in _BRANCHES), line
     for line in ('GAMES["ottocento"].target', 'deal_destinations("millone")', "spec.scoring == 'penalty'"):
         assert not any(p.search(line) for p in _BRANCHES), line

@@ -360,7 +360,9 @@ def match_winner(env_id: str, info: dict[str, Any]) -> str:
     w = info.get("game_winner")
     if w is None or w < 0:
         return "a draw"
-    if env_id in ("ottocento_v0", "quattro_scartate_v0"):
+    from tarot_env.rules.bolognese.games import game_spec
+
+    if game_spec(env_id.removesuffix("_v0")).sides == "partners":
         return f"won by the side of player_{w} and player_{w + 2}"
     return f"won by player_{w}"
 

@@ -149,6 +149,7 @@ def french_result(info: dict[str, Any]) -> str:
 def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
     """The table as ``human`` sees it in a Tarocchino game."""
     from tarot_env.rules.bolognese import state as S
+    from tarot_env.rules.bolognese.scoring import SU
 
     raw = env.unwrapped
     s = raw.game_state
@@ -160,8 +161,8 @@ def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float],
     hand = f" — hand {int(ints[S.HAND_NO]) + 1}" if raw.config.match else ""
     lines = [f"── {heading}{hand} — dealer player_{int(ints[S.DEALER])} — {S.Phase.name(phase)} ──"]
     if int(ints[S.SOLOIST]) >= 0:
-        lines.append(f"soloist player_{int(ints[S.SOLOIST])} ({'su' if ints[S.CONTRACT] == 1 else 'di mio'})")
-    if raw.num_players == 4 and raw.game_name != "mattazza":
+        lines.append(f"soloist player_{int(ints[S.SOLOIST])} ({'su' if ints[S.CONTRACT] == SU else 'di mio'})")
+    if raw.num_players == 4 and raw.config.spec.sides == "partners":
         left, partner, right = ((human + k) % 4 for k in (1, 2, 3))
         lines.append(f"sides: you (player_{human}) with player_{partner}, against player_{left} and player_{right}")
     show_match_total = raw.config.match
@@ -171,7 +172,7 @@ def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float],
         parts = [f"cards {held:>2}", f"tricks {int(seat_ints[p, S.TRICKS]):>2}"]
         if show_match_total:
             parts.append(f"game total {int(seat_ints[p, S.TOTAL])}")
-        if raw.game_name == "mattazza" and raw.config.match:
+        if raw.config.spec.players_drop_out and raw.config.match:
             parts.append(f"penalties {int(seat_ints[p, S.PENALTY])}" + ("" if seat_ints[p, S.ACTIVE] else " (out)"))
         parts.append(f"session {totals[p]:+g}")
         if seat_ints[p, S.DECLARED]:
