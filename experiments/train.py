@@ -8,11 +8,27 @@ family's rule-based bot and frozen snapshots of the learner itself (one is added
 ``snapshot_every`` steps, the latest ``max_snapshots`` kept). Each opponent place is drawn anew
 at the start of every rollout, with the pool weights of :class:`TrainConfig`.
 
-Written to ``out``: checkpoints ``model_<steps>.zip`` and ``model_final.zip``, TensorBoard logs
-(``tb/``), ``log.csv`` (steps, mean episode reward, mean score per deal against random opponents
-and against the rule-based bot) and ``learning_curve.png``. ``train(config)`` is the Python API;
-every field of ``TrainConfig`` is a command-line flag (``--n-steps 256``, ``--net-arch 128,128``,
-``--option shaping=true``, ``--pool-weights random=1,rules=1,snapshot=2``).
+Written to ``out``: ``config.json`` (every field of the run), checkpoints ``model_<steps>.zip``
+and ``model_final.zip``, TensorBoard logs (``tb/``), ``log.csv`` (steps, mean episode reward, mean
+score per deal against random opponents and against the rule-based bot, and where the time went)
+and ``learning_curve.png``. ``train(config)`` is the Python API; every field of ``TrainConfig`` is
+a command-line flag (``--n-steps 256``, ``--net-arch 128,128``, ``--option shaping=true``,
+``--pool-weights random=1,rules=1,snapshot=2``).
+
+    python -m tarot_env.experiments.train --config runs/french4/config.json --out runs/again   # repeat a run
+    python -m tarot_env.experiments.train --resume runs/french4                               # go on after an interruption
+    python -m tarot_env.experiments.train --resume runs/french4 --timesteps 2000000           # ... and train longer
+
+``--config FILE`` starts from a run's ``config.json`` (flags given beside it override its fields).
+``--resume DIR`` continues the run in ``DIR`` from its last checkpoint: the model with its optimizer
+state, the log rows up to that step, and the opponents' snapshots from the checkpoints at the
+snapshot steps. A resumed run is reproducible from the same checkpoint, but not step for step the
+run that was interrupted (the opponents' draws and the deals are re-seeded from the checkpoint's step).
+
+Where the time goes is measured and logged (``log.csv``, and a line at the end): the env's steps,
+the opponents' decisions, the learner's own forward passes and rollout bookkeeping, the PPO update,
+the evaluations and the checkpoints. Learner steps per second count the training itself (rollouts
+and updates), not the evaluations.
 """
 
 from __future__ import annotations
@@ -163,51 +179,115 @@ def evaluate(model: Any, config: TrainConfig, opponent: Any, deals: int, seed: i
 # ---------------------------------------------------------------------- the callback
 
 
-def make_callback(config: TrainConfig, venv: Any, pool: OpponentPool, out: Path):
+#: where the training time goes, in the order of the breakdown (seconds, cumulative over the run)
+TIMINGS = ("env", "opponents", "learner", "update", "evaluation", "checkpoints")
+
+
+def next_multiple(steps: int, every: int) -> int:
+    """The first multiple of ``every`` above ``steps``: when a periodic task is next due."""
+    return (steps // every + 1) * every if every > 0 else 0
+
+
+def make_callback(
+    config: TrainConfig, venv: Any, pool: OpponentPool, out: Path, rows: list[dict[str, float]] | None = None, steps: int = 0
+):
+    """The self-play callback; ``rows`` and ``steps``: the log and the step a resumed run starts from."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class SelfPlay(BaseCallback):
-        """Re-draws the opponents at each rollout; snapshots, checkpoints and evaluates at intervals."""
+        """Re-draws the opponents at each rollout; snapshots, checkpoints and evaluates at intervals;
+        measures where the time goes (:data:`TIMINGS`)."""
 
         def __init__(self) -> None:
             super().__init__()
-            self.next_snapshot = config.snapshot_every
-            self.next_eval = config.eval_every
-            self.next_checkpoint = config.checkpoint_every
-            self.rows: list[dict[str, float]] = []
-            self.start = time.perf_counter()
+            self.next_snapshot = next_multiple(steps, config.snapshot_every)
+            self.next_eval = next_multiple(steps, config.eval_every)
+            self.next_checkpoint = next_multiple(steps, config.checkpoint_every)
+            self.rows: list[dict[str, float]] = list(rows or [])
+            earlier = self.rows[-1] if self.rows else {}
+            self.seconds = {k: float(earlier.get(f"seconds_{k}", 0.0)) for k in TIMINGS}
+            self.start = time.perf_counter() - float(earlier.get("seconds", 0.0))
+            self._rollout_start: float | None = None
+            self._update_start: float | None = None
+            self._inside = 0.0  # evaluation and checkpoint seconds within the current rollout
+            self._venv_at = dict(venv.seconds)
 
         def _on_training_start(self) -> None:
-            if config.bc_deals > 0 and config.eval_every > 0:
+            if config.bc_deals > 0 and config.eval_every > 0 and not self.rows:
                 self.log_row()  # step 0: the cloned policy, before PPO
 
         def _on_rollout_start(self) -> None:
+            now = time.perf_counter()
+            if self._update_start is not None:
+                self.seconds["update"] += now - self._update_start
+            self._rollout_start, self._inside = now, 0.0
+            self._venv_at = dict(venv.seconds)
             venv.set_opponents(pool.draw(venv.num_players - 1))  # every table is at the learner's turn here
+
+        def _on_rollout_end(self) -> None:
+            now = time.perf_counter()
+            env = venv.seconds["env"] - self._venv_at["env"]
+            opponents = venv.seconds["opponents"] - self._venv_at["opponents"]
+            self.seconds["env"] += env
+            self.seconds["opponents"] += opponents
+            self.seconds["learner"] += max(0.0, now - self._rollout_start - self._inside - env - opponents)
+            self._update_start = now
+
+        def _on_training_end(self) -> None:
+            if self._update_start is not None:
+                self.seconds["update"] += time.perf_counter() - self._update_start
+                self._update_start = None
 
         def _on_step(self) -> bool:
             steps = self.num_timesteps
             if config.snapshot_every > 0 and steps >= self.next_snapshot:
-                pool.add_snapshot(self.model, steps)
-                self.next_snapshot += config.snapshot_every
+                with self._timed("checkpoints"):
+                    pool.add_snapshot(self.model, steps)
+                self.next_snapshot = next_multiple(steps, config.snapshot_every)
             if config.checkpoint_every > 0 and steps >= self.next_checkpoint:
-                self.model.save(out / f"model_{steps}.zip")
-                self.next_checkpoint += config.checkpoint_every
+                with self._timed("checkpoints"):
+                    self.model.save(out / f"model_{steps}.zip")
+                self.next_checkpoint = next_multiple(steps, config.checkpoint_every)
             if config.eval_every > 0 and steps >= self.next_eval:
                 self.log_row()
-                self.next_eval += config.eval_every
+                self.next_eval = next_multiple(steps, config.eval_every)
             return True
 
+        def _timed(self, key: str) -> _Timer:
+            return _Timer(self, key)
+
+        def training_seconds(self) -> float:
+            """Rollouts and updates: the time the learner's steps per second count."""
+            return sum(self.seconds[k] for k in ("env", "opponents", "learner", "update"))
+
+        def breakdown(self) -> str:
+            """Where the time went, in words: the line printed at the end of a run."""
+            total = self.training_seconds()
+            parts = ", ".join(
+                f"{k} {self.seconds[k]:.0f} s ({self.seconds[k] / total:.0%})" for k in ("env", "opponents", "learner", "update")
+            )
+            rate = self.num_timesteps / total if total else float("nan")
+            return (
+                f"{rate:,.0f} learner steps/s ({self.num_timesteps:,} steps in {total:.0f} s of training: {parts}); "
+                f"besides: evaluations {self.seconds['evaluation']:.0f} s, checkpoints and snapshots {self.seconds['checkpoints']:.0f} s"
+            )
+
         def log_row(self) -> None:
-            buffer = self.model.ep_info_buffer
-            mean_reward = float(np.mean([e["r"] for e in buffer])) if buffer else float("nan")
-            row = {
-                "steps": self.num_timesteps,
-                "seconds": round(time.perf_counter() - self.start, 1),
-                "mean_episode_reward": mean_reward,
-                "eval_vs_random": evaluate(self.model, config, pool.fixed["random"], config.eval_episodes),
-                "eval_vs_rules": evaluate(self.model, config, pool.fixed["rules"], config.eval_episodes),
-                "snapshots": len(pool.snapshots),
-            }
+            with self._timed("evaluation"):
+                buffer = self.model.ep_info_buffer
+                mean_reward = float(np.mean([e["r"] for e in buffer])) if buffer else float("nan")
+                row = {
+                    "steps": self.num_timesteps,
+                    "seconds": 0.0,
+                    "mean_episode_reward": mean_reward,
+                    "eval_vs_random": evaluate(self.model, config, pool.fixed["random"], config.eval_episodes),
+                    "eval_vs_rules": evaluate(self.model, config, pool.fixed["rules"], config.eval_episodes),
+                    "snapshots": len(pool.snapshots),
+                }
+            row["seconds"] = round(time.perf_counter() - self.start, 1)
+            training = self.training_seconds()
+            row["steps_per_second"] = round(self.num_timesteps / training, 1) if training else float("nan")
+            row.update({f"seconds_{k}": round(v, 3) for k, v in self.seconds.items()})
             self.rows.append(row)
             for key in ("eval_vs_random", "eval_vs_rules"):
                 self.logger.record(f"eval/{key}", row[key])
@@ -216,11 +296,53 @@ def make_callback(config: TrainConfig, venv: Any, pool: OpponentPool, out: Path)
     return SelfPlay()
 
 
+class _Timer:
+    """``with callback._timed(key):`` adds the block's seconds to ``key``, and keeps them out of the
+    rollout's own time (an evaluation or a checkpoint made during a rollout is not the learner's)."""
+
+    def __init__(self, callback: Any, key: str) -> None:
+        self.callback, self.key = callback, key
+
+    def __enter__(self) -> None:
+        self.begin = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        spent = time.perf_counter() - self.begin
+        self.callback.seconds[self.key] += spent
+        if self.callback._rollout_start is not None:
+            self.callback._inside += spent
+
+
 def write_csv(path: Path, rows: list[dict[str, float]]) -> None:
+    fields = list(dict.fromkeys(k for row in rows for k in row))  # a resumed log of an older run may lack some
     with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
+
+
+def read_csv(path: Path) -> list[dict[str, float]]:
+    """The rows of a ``log.csv`` as they were written: ints as ints, other numbers as floats."""
+    if not path.exists():
+        return []
+
+    def number(text: str | None) -> float:
+        if text in ("", None):
+            return float("nan")
+        return int(text) if text.lstrip("-").isdigit() else float(text)
+
+    with open(path, newline="") as f:
+        return [{k: number(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def checkpoints(out: Path) -> dict[int, Path]:
+    """The run's checkpoints ``model_<steps>.zip``, by step."""
+    found = {}
+    for path in out.glob("model_*.zip"):
+        tail = path.stem.removeprefix("model_")
+        if tail.isdigit():
+            found[int(tail)] = path
+    return dict(sorted(found.items()))
 
 
 def plot_curve(rows: list[dict[str, float]], path: Path, title: str) -> None:
@@ -257,8 +379,11 @@ def whole_rollouts(timesteps: int, rollout: int) -> int:
     return -(-timesteps // rollout) * rollout
 
 
-def train(config: TrainConfig) -> Path:
-    """Train, write the run's files under ``config.out``, and return the path of ``model_final.zip``."""
+def train(config: TrainConfig, resume: bool = False) -> Path:
+    """Train, write the run's files under ``config.out``, and return the path of ``model_final.zip``.
+
+    ``resume=True`` goes on from the last checkpoint in ``config.out`` (see the module docstring);
+    with no checkpoint there yet, the run starts from the beginning."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
@@ -271,8 +396,11 @@ def train(config: TrainConfig) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
 
+    saved = checkpoints(out) if resume else {}
     pool = OpponentPool(config.env_id, config.pool_weights, config.max_snapshots, seed=config.seed)
     venv = TarotVecEnv(config.num_envs, env_id=config.env_id, seat="rotate", reward=config.reward, **env_options(config))
+    if saved:
+        return _resume(config, out, saved, pool, venv)
     model = MaskablePPO(
         "MlpPolicy",
         VecMonitor(venv),
@@ -291,22 +419,55 @@ def train(config: TrainConfig) -> Path:
     )
     if config.bc_deals > 0:
         warm_start(model, config, pool, out)
-    callback = make_callback(config, venv, pool, out)
+    return _learn(model, config, out, make_callback(config, venv, pool, out))
+
+
+def _learn(model: Any, config: TrainConfig, out: Path, callback: Any) -> Path:
+    """PPO up to ``config.timesteps`` (whole rollouts), then the final model, evaluation and curve."""
     timesteps = whole_rollouts(config.timesteps, config.n_steps * config.num_envs)
     if timesteps != config.timesteps:
         rollout = config.n_steps * config.num_envs
         print(f"PPO learns in whole rollouts of {rollout:,} steps: {config.timesteps:,} steps rounded up to {timesteps:,}")
-    start = time.perf_counter()
-    model.learn(timesteps, callback=callback, progress_bar=config.progress_bar, tb_log_name="ppo")
+    start, done = time.perf_counter(), model.num_timesteps
+    if timesteps <= done:  # a resumed run already past its target: evaluate and save only
+        from stable_baselines3.common.logger import Logger
+
+        model.set_logger(Logger(folder=None, output_formats=[]))
+        callback.init_callback(model)
+    else:
+        # with reset_num_timesteps=False, SB3 adds the steps already done to the total it is given
+        model.learn(timesteps - done, callback=callback, progress_bar=config.progress_bar, tb_log_name="ppo", reset_num_timesteps=done == 0)
     seconds = time.perf_counter() - start
     final = out / "model_final.zip"
     model.save(final)
     if not callback.rows or callback.rows[-1]["steps"] != model.num_timesteps:
+        callback.num_timesteps = model.num_timesteps
         callback.log_row()  # the final evaluation
     plot_curve(callback.rows, out / "learning_curve.png", f"{config.env_id}: MaskablePPO self-play")
-    print(f"{model.num_timesteps} steps in {seconds:.0f} s ({model.num_timesteps / seconds:.0f} steps/s, evaluations included)")
+    steps = model.num_timesteps - done
+    print(f"{steps} steps in {seconds:.0f} s ({steps / max(seconds, 1e-9):.0f} steps/s, evaluations included)")
+    print(callback.breakdown())
     print(f"final: vs random {callback.rows[-1]['eval_vs_random']:+.2f}, vs rules {callback.rows[-1]['eval_vs_rules']:+.2f} per deal")
     return final
+
+
+def _resume(config: TrainConfig, out: Path, saved: dict[int, Path], pool: OpponentPool, venv: Any) -> Path:
+    """Go on from the last of the ``saved`` checkpoints (see the module docstring)."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    steps, path = max(saved.items())
+    model = MaskablePPO.load(path, env=VecMonitor(venv), tensorboard_log=str(out / "tb"), device="cpu")
+    model.num_timesteps = steps  # the checkpoint's own count (SB3 saves it too; the name is the truth)
+    # the opponents' snapshots: the checkpoints at the snapshot steps, the latest max_snapshots of them
+    at = [s for s in saved if config.snapshot_every > 0 and s % config.snapshot_every == 0 and s <= steps]
+    for s in at[-config.max_snapshots :]:
+        pool.add_snapshot(MaskablePPO.load(saved[s], device="cpu"), s)
+    pool.rng = np.random.default_rng([config.seed, steps])
+    venv.seed(config.seed + steps)
+    rows = [row for row in read_csv(out / "log.csv") if row["steps"] <= steps]
+    print(f"resuming {out} from {path.name} ({steps:,} steps; {len(pool.snapshots)} snapshots, {len(rows)} log rows)")
+    return _learn(model, config, out, make_callback(config, venv, pool, out, rows=rows, steps=steps))
 
 
 def warm_start(model: Any, config: TrainConfig, pool: OpponentPool, out: Path) -> None:
@@ -349,33 +510,75 @@ def _pairs(text: str) -> dict[str, float]:
     return {k.strip(): float(v) for k, v in (item.split("=", 1) for item in text.split(",") if item)}
 
 
-def parse_args(argv: list[str] | None = None) -> TrainConfig:
-    """A TrainConfig from the command line: each field is ``--field-name`` (``--env``, ``--players`` and ``--steps`` too)."""
+def load_config(path: str | Path) -> TrainConfig:
+    """The :class:`TrainConfig` of a run's ``config.json`` (a field it lacks takes today's default)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise ValueError(f"cannot read the training config {str(path)!r}: {err}") from None
+    names = {f.name for f in dataclasses.fields(TrainConfig)}
+    unknown = sorted(set(data) - names) if isinstance(data, dict) else None
+    if unknown is None or unknown:
+        raise ValueError(f"{str(path)!r} is not a training config: unknown fields {unknown}; the fields are {sorted(names)}")
+    return TrainConfig(**data)
+
+
+def _parser() -> argparse.ArgumentParser:
+    """Every TrainConfig field as ``--field-name``; flags not given are absent from the result
+    (``argparse.SUPPRESS``), so that they leave a loaded config's fields alone."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=argparse.SUPPRESS
+    )
+    parser.add_argument("--config", metavar="FILE", help="start from a run's config.json (other flags override its fields)")
+    parser.add_argument("--resume", metavar="DIR", help="go on with the run in DIR from its last checkpoint (its config.json)")
     defaults = TrainConfig()
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     for f in dataclasses.fields(TrainConfig):
         flags = [f"--{f.name.replace('_', '-')}"]
         flags += {"env_id": ["--env"], "num_players": ["--players"], "timesteps": ["--steps"]}.get(f.name, [])
         default = getattr(defaults, f.name)
         if f.name == "options":
-            parser.add_argument("--option", dest="options", action="append", default=[], metavar="KEY=VALUE", help="an env option")
+            parser.add_argument("--option", dest="options", action="append", metavar="KEY=VALUE", help="an env option")
         elif f.name == "net_arch":
-            parser.add_argument(*flags, dest=f.name, default=default, type=_ints, help="e.g. 256,256")
+            parser.add_argument(*flags, dest=f.name, type=_ints, help="e.g. 256,256")
         elif f.name == "pool_weights":
-            parser.add_argument(*flags, dest=f.name, default=default, type=_pairs, help="e.g. random=1,rules=1,snapshot=2")
+            parser.add_argument(*flags, dest=f.name, type=_pairs, help="e.g. random=1,rules=1,snapshot=2")
         elif isinstance(default, bool):
-            parser.add_argument(*flags, dest=f.name, default=default, action=argparse.BooleanOptionalAction)
+            parser.add_argument(*flags, dest=f.name, action=argparse.BooleanOptionalAction)
         elif f.name in ("num_players", "torch_threads"):
-            parser.add_argument(*flags, dest=f.name, default=default, type=int)
+            parser.add_argument(*flags, dest=f.name, type=int)
         else:
-            parser.add_argument(*flags, dest=f.name, default=default, type=type(default))
-    args = vars(parser.parse_args(argv))
-    args["options"] = {k: _value(v) for k, v in (item.split("=", 1) for item in args["options"])}
-    return TrainConfig(**args)
+            parser.add_argument(*flags, dest=f.name, type=type(default))
+    return parser
+
+
+def parse_command(argv: list[str] | None = None) -> tuple[TrainConfig, bool]:
+    """The run's config and whether it resumes: the defaults, or ``--config FILE`` / ``--resume DIR``'s
+    config.json, with the flags given on top."""
+    args = vars(_parser().parse_args(argv))
+    config_file, resume = args.pop("config", None), args.pop("resume", None)
+    if config_file and resume:
+        raise ValueError("give --config FILE or --resume DIR, not both (a resumed run reads DIR/config.json)")
+    base = TrainConfig()
+    if resume:
+        base = dataclasses.replace(load_config(Path(resume) / "config.json"), out=str(resume))
+        if "out" in args and Path(args["out"]) != Path(resume):
+            raise ValueError(f"--resume {resume} goes on in its own folder: drop --out {args['out']}")
+    elif config_file:
+        base = load_config(config_file)
+    if "options" in args:
+        args["options"] = {**base.options, **{k: _value(v) for k, v in (item.split("=", 1) for item in args["options"])}}
+    return dataclasses.replace(base, **args), bool(resume)
+
+
+def parse_args(argv: list[str] | None = None) -> TrainConfig:
+    """A TrainConfig from the command line: each field is ``--field-name`` (``--env``, ``--players`` and ``--steps`` too)."""
+    return parse_command(argv)[0]
 
 
 def main(argv: list[str] | None = None) -> None:
-    print(train(parse_args(argv)))
+    config, resume = parse_command(argv)
+    print(train(config, resume=resume))
 
 
 if __name__ == "__main__":

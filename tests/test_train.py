@@ -14,8 +14,7 @@ from tarot_env.experiments.train import OpponentPool, TrainConfig, parse_args, t
 
 
 def tiny(env_id: str, out, **kwargs) -> TrainConfig:
-    return TrainConfig(
-        env_id=env_id,
+    small = dict(
         num_envs=16,
         timesteps=2048,
         n_steps=64,
@@ -26,10 +25,10 @@ def tiny(env_id: str, out, **kwargs) -> TrainConfig:
         eval_every=1024,
         checkpoint_every=1024,
         eval_episodes=8,
-        out=str(out),
         torch_threads=1,
-        **{"bc_deals": 0, **kwargs},
+        bc_deals=0,
     )
+    return TrainConfig(env_id=env_id, out=str(out), **{**small, **kwargs})
 
 
 @pytest.mark.parametrize("env_id", ["french_tarot_v0", "ottocento_v0"])
@@ -125,3 +124,75 @@ def test_the_progress_bars_total_is_what_ppo_trains(tmp_path, capsys):
     final = train(config)
     assert MaskablePPO.load(final).num_timesteps == 1536
     assert "1,500 steps rounded up to 1,536" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------- resuming, repeating, timing
+def _rows(path):
+    with open(path / "log.csv") as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_run_resumes_from_its_last_checkpoint(tmp_path, capsys):
+    """An interrupted run (here: a run that stopped at 1,024 steps) goes on from its last checkpoint
+    to the new target: the step count, the log and the opponents' snapshots are picked up."""
+    from sb3_contrib import MaskablePPO
+    from tarot_env.experiments.train import main
+
+    train(tiny("ottocento_v0", tmp_path, timesteps=1024))
+    (tmp_path / "model_final.zip").unlink()  # as if it had been stopped after its checkpoint
+    before = _rows(tmp_path)
+    main(["--resume", str(tmp_path), "--timesteps", "3072", "--no-progress-bar"])
+    out = capsys.readouterr().out
+    assert "resuming" in out and "from model_1024.zip (1,024 steps; 1 snapshots, 1 log rows)" in out
+    assert [int(r["steps"]) for r in _rows(tmp_path)] == [1024, 2048, 3072]
+    assert _rows(tmp_path)[0] == before[0]  # the rows before the checkpoint are kept as they were
+    assert (tmp_path / "model_2048.zip").exists() and (tmp_path / "model_3072.zip").exists()
+    assert MaskablePPO.load(tmp_path / "model_final.zip").num_timesteps == 3072
+    assert json_config(tmp_path)["timesteps"] == 3072  # the config of the run as it now stands
+
+
+def test_resuming_with_no_checkpoint_starts_the_run(tmp_path):
+    final = train(tiny("french_tarot_v0", tmp_path, timesteps=1024), resume=True)
+    assert final.exists() and [int(r["steps"]) for r in _rows(tmp_path)] == [1024]
+
+
+def test_a_runs_config_json_repeats_it(tmp_path):
+    config = tiny("ottocento_v0", tmp_path / "a", learning_rate=3e-4, net_arch=[16, 8], options={"shaping": True})
+    (tmp_path / "a").mkdir()
+    import dataclasses
+    import json
+
+    (tmp_path / "a" / "config.json").write_text(json.dumps(dataclasses.asdict(config)))
+    again = parse_args(["--config", str(tmp_path / "a" / "config.json")])
+    assert again == config
+    changed = parse_args(["--config", str(tmp_path / "a" / "config.json"), "--out", "runs/b", "--option", "dealer=1"])
+    assert changed.out == "runs/b" and changed.options == {"shaping": True, "dealer": 1}
+    assert dataclasses.replace(changed, out=config.out, options=config.options) == config
+
+
+def test_bad_config_and_resume_flags_say_what_is_wrong(tmp_path):
+    with pytest.raises(ValueError, match="cannot read the training config"):
+        parse_args(["--config", str(tmp_path / "missing.json")])
+    (tmp_path / "c.json").write_text('{"env_id": "ottocento_v0", "lr": 1}')
+    with pytest.raises(ValueError, match=r"unknown fields \['lr'\]"):
+        parse_args(["--config", str(tmp_path / "c.json")])
+    with pytest.raises(ValueError, match="not both"):
+        parse_args(["--config", str(tmp_path / "c.json"), "--resume", str(tmp_path)])
+
+
+def test_the_log_says_where_the_time_went(tmp_path, capsys):
+    train(tiny("french_tarot_v0", tmp_path, pool_weights={"random": 1.0, "rules": 1.0, "snapshot": 1.0}))
+    out = capsys.readouterr().out
+    assert "learner steps/s" in out and "opponents" in out and "update" in out
+    last = _rows(tmp_path)[-1]
+    parts = {k: float(last[f"seconds_{k}"]) for k in ("env", "opponents", "learner", "update", "evaluation", "checkpoints")}
+    assert all(v > 0 for v in parts.values()), parts
+    training = sum(parts[k] for k in ("env", "opponents", "learner", "update"))
+    assert float(last["steps_per_second"]) == pytest.approx(int(last["steps"]) / training, rel=0.02)
+    assert training + parts["evaluation"] + parts["checkpoints"] <= float(last["seconds"]) + 1.0
+
+
+def json_config(path):
+    import json
+
+    return json.loads((path / "config.json").read_text())

@@ -58,6 +58,8 @@ other flags (--deals-dir) go to experiments/arena.py: tarot arena --script-help.
   tarot train --env french_tarot_v0 --players 4 --steps 300000 --out runs/french4
   tarot train --env ottocento_v0 --steps 200000 --option shaping=true --out runs/ottocento
   tarot train --env millone_v0 --steps 50000 --n-steps 256 --net-arch 128,128 --no-progress-bar
+  tarot train --resume runs/french4                  go on from the run's last checkpoint
+  tarot train --config runs/french4/config.json --out runs/again   repeat a run
 
 every field of TrainConfig is a flag of experiments/train.py (--n-steps, --batch-size, --ent-coef,
 --pool-weights random=1,rules=1,snapshot=2, ...): tarot train --script-help. Needs the train extra.""",

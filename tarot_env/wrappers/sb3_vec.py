@@ -16,6 +16,7 @@ Stable-Baselines3 is imported by this module only: the core package does not nee
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -96,6 +97,9 @@ class TarotVecEnv(VecEnv):
         self._earned = np.zeros(b)
         self._actions: np.ndarray | None = None
         self._started = False
+        #: seconds spent in the vector env's steps and in the opponents' ``act`` calls since the
+        #: adapter was made (the training script's breakdown reads and differences them)
+        self.seconds = {"env": 0.0, "opponents": 0.0}
 
     def set_opponents(self, opponents: Agent | Sequence[Agent] | None) -> None:
         """Replace the opponents (they act from the next step on)."""
@@ -221,7 +225,9 @@ class TarotVecEnv(VecEnv):
                 mine = group == g
                 if mine.any():
                     sel = rows[mine]
+                    start = time.perf_counter()
                     chosen = np.asarray(agent.act(self._obs[sel], self._masks[sel])).reshape(-1).astype(np.int64)
+                    self.seconds["opponents"] += time.perf_counter() - start
                     if chosen.shape != (len(sel),):
                         raise ValueError(f"opponent {agent!r} returned {chosen.size} actions for a batch of {len(sel)}")
                     legal = (chosen >= 0) & (chosen < self._masks.shape[1])
@@ -233,7 +239,9 @@ class TarotVecEnv(VecEnv):
 
     def _apply(self, rows: np.ndarray, actions: np.ndarray, step: _Step | None) -> None:
         """Step ``rows`` with ``actions``; pay the learners; close the deals that end."""
+        start = time.perf_counter()
         out = self.venv.step(actions, rows)  # checks every action: an illegal one raises here, before any change
+        self.seconds["env"] += time.perf_counter() - start
         rewards, infos = out.rewards, out.infos
         self._obs[rows], self._masks[rows], self._players[rows] = out.observations, out.action_masks, out.players
         ended = infos["ended"]
