@@ -91,6 +91,7 @@ def test_snippet_runs(snippet: Snippet, tmp_path: Path):
     script.write_text(snippet.code, encoding="utf-8")
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONWARNINGS": "ignore"}
     env.pop("PYTHONPATH", None)  # the installed package, as a reader has it
+    env.pop("TAROT_ENV_JIT", None)  # and its default, compiled path (the suite may run under TAROT_ENV_JIT=0)
     try:
         proc = subprocess.run(
             [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL
