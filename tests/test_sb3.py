@@ -353,3 +353,35 @@ def test_policy_agents_play_only_legal_actions(sb3, deterministic):
                 actions = agent.act(obs, masks)
                 assert actions.shape == (64,) and masks[np.arange(64), actions].all() and actions[0] == 7
             assert agent.act(obs[0], masks[0]) == 7
+
+
+@pytest.mark.parametrize("bf16", [False, True])
+def test_the_agents_direct_path_is_the_policys_distribution(sb3, bf16):
+    """SB3PolicyAgent asks the policy's actor for its logits directly: its greedy actions are
+    predict()'s, and its draws follow the masked distribution (here: frequencies of 20,000 draws
+    against the probabilities, within 5 standard errors)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from tarot_env.agents.sb3_policy import BFloat16FirstLayer, SB3PolicyAgent
+
+    env = SingleAgentEnv()
+    kwargs = {"net_arch": [64], "features_extractor_class": BFloat16FirstLayer, "share_features_extractor": False} if bf16 else {}
+    model = MaskablePPO("MlpPolicy", env, seed=0, policy_kwargs=kwargs)
+    rng = np.random.default_rng(2)
+    obs = rng.integers(0, 2, size=(32, 1366)).astype(np.int8)
+    masks = rng.random((32, 205)) < 0.1
+    masks[np.arange(32), rng.integers(205, size=32)] = True
+    greedy, _ = model.policy.predict(obs, deterministic=True, action_masks=masks)
+    assert (SB3PolicyAgent(model, deterministic=True).act(obs, masks) == greedy).all()
+
+    torch.manual_seed(0)
+    agent = SB3PolicyAgent(model)
+    row = np.repeat(obs[:1], 20_000, axis=0)
+    row_mask = np.repeat(masks[:1], 20_000, axis=0)
+    draws = agent.act(row, row_mask)
+    with torch.no_grad():
+        dist = model.policy.get_distribution(model.policy.obs_to_tensor(obs[:1])[0], action_masks=masks[:1])
+        p = dist.distribution.probs[0].numpy()
+    freq = np.bincount(draws, minlength=len(p)) / len(draws)
+    assert set(np.flatnonzero(freq)) <= set(np.flatnonzero(masks[0]))
+    assert np.all(np.abs(freq - p) <= 5 * np.sqrt(p * (1 - p) / len(draws)) + 1e-9), (freq, p)
