@@ -6,13 +6,15 @@
 #   make bench   - measure decisions per second, AEC and vector APIs (results/benchmark.json, results/vector_throughput.png)
 #   make arena   - the rule-based bot against random players in every game (results/arena)
 #   make train   - a short MaskablePPO self-play run on French Tarot, 4 players (runs/french4)
+#   make benchmark - the benchmark suite: every table's leaderboard (random, rules, trained) under protocol v1
+#                  (results/leaderboard, and its section of docs/results.md)
 # The tarot command is installed in .venv: run .venv/bin/tarot, or activate with `. .venv/bin/activate`.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo play test bench arena train lint setup clean
+.PHONY: demo play test bench arena train benchmark lint setup clean
 
 # torch first: the CPU build these machines serve locally (torch==2.13.0). The train extra then finds
 # torch satisfied and downloads no CUDA build. Elsewhere, TORCH="torch" (or your own build) works too.
@@ -51,6 +53,9 @@ arena: $(STAMP)
 
 train: $(STAMP)
 	$(PY) -m tarot_env.experiments.train --env french_tarot_v0 --players 4 --timesteps 300000 --out runs/french4
+
+benchmark: $(STAMP)
+	$(PY) -m tarot_env.experiments.suite
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist

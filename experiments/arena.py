@@ -90,7 +90,8 @@ def rule_agent(env_id: str) -> Any:
 
 
 def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = None) -> Any:
-    """An agent from its CLI name: ``random``, ``rules`` or ``sb3:<path-to-zip>`` (``.zip`` may be left out).
+    """An agent from its CLI name: ``random``, ``rules``, ``pretrained`` (the table's trained model,
+    :mod:`tarot_env.agents.trained`) or ``sb3:<path-to-zip>`` (``.zip`` may be left out).
 
     A saved model plays greedily (its most probable legal action), as trained agents are evaluated:
     sampling would add noise to every comparison. ``SB3PolicyAgent(model)`` samples, in the Python API.
@@ -103,6 +104,10 @@ def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = 
         return RandomAgent(seed)
     if spec == "rules":
         return rule_agent(env_id)
+    if spec == "pretrained":  # the table's trained model (results/models/<table>.zip)
+        from tarot_env.agents.trained import model_file, table_of
+
+        spec = f"sb3:{model_file(table_of(env_id, num_players))}"
     if spec.startswith("sb3:"):
         path = model_path(spec)
         from sb3_contrib import MaskablePPO
@@ -114,7 +119,7 @@ def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = 
             raise ValueError(f"agent {spec!r}: {str(path)!r} is not a model saved by MaskablePPO ({type(err).__name__}: {err})") from err
         check_model_fits(model, spec, env_id, num_players)
         return SB3PolicyAgent(model, deterministic=True)
-    raise ValueError(f"unknown agent {spec!r}: use random, rules or sb3:<path-to-zip>")
+    raise ValueError(f"unknown agent {spec!r}: use random, rules, pretrained or sb3:<path-to-zip>")
 
 
 def model_path(spec: str) -> Path:
@@ -776,7 +781,11 @@ def main(argv: list[str] | None = None) -> dict:
     p = checks.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--env", required=True, help="env id, e.g. french_tarot_v0, ottocento_v0")
     p.add_argument("--players", type=int, default=None, help="player count (French Tarot 3-5, Mattazza 3-6)")
-    p.add_argument("--agents", default="random,rules", help="comma-separated: random, rules, sb3:<path-to-zip> (.zip may be left out)")
+    p.add_argument(
+        "--agents",
+        default="random,rules",
+        help="comma-separated: random, rules, pretrained (the table's trained model), sb3:<path-to-zip> (.zip may be left out)",
+    )
     p.add_argument("--deals", type=checks.deals, default=200, help="deals per match")
     p.add_argument("--seed", type=checks.seed, default=DEFAULT_SEED, help="seed of the deal set (and of random agents)")
     p.add_argument("--time-limit", type=checks.seconds, default=None, help="seconds per move (default: none)")
@@ -797,8 +806,15 @@ def main(argv: list[str] | None = None) -> dict:
     for s in specs:
         if specs.count(s) > 1:
             p.error(f"argument --agents: {s!r} is given twice: the agents' names must differ")
-        if s not in ("random", "rules") and not s.startswith("sb3:"):
-            p.error(f"argument --agents: unknown agent {s!r}: use random, rules or sb3:<path-to-zip>")
+        if s not in ("random", "rules", "pretrained") and not s.startswith("sb3:"):
+            p.error(f"argument --agents: unknown agent {s!r}: use random, rules, pretrained or sb3:<path-to-zip>")
+        if s == "pretrained":
+            from tarot_env.agents.trained import model_file, table_of
+
+            try:
+                model_file(table_of(args.env, args.players))
+            except ValueError as err:
+                p.error(f"argument --agents: {err}")
         if s.startswith("sb3:"):
             try:
                 model_path(s)

@@ -1,0 +1,110 @@
+"""The trained agents of this repository, one per table, loadable by name.
+
+>>> from tarot_env.agents import pretrained
+>>> agent = pretrained("ottocento_v0")                 # plays greedily, as in the benchmark
+>>> action = agent.act(observation, action_mask)
+
+A table is named as the arena names it (``french_tarot_v0_4p``, ``ottocento_v0``,
+``mattazza_v0_5p``: :data:`TABLES`). The models are ``results/models/<table>.zip`` in the
+repository (MaskablePPO files: the policy's weights, no optimizer state), found from a checkout
+or through the ``TAROT_ENV_MODELS`` folder; the same files play as ``sb3:results/models/<table>.zip``
+in ``tarot arena`` and ``tarot play``. Which tables have a model, with its training budget and its
+benchmark numbers: docs/results.md. Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+#: every table of the benchmark: (env id, player count or None for the game's only count)
+TABLES: dict[str, tuple[str, int | None]] = {
+    "french_tarot_v0_3p": ("french_tarot_v0", 3),
+    "french_tarot_v0_4p": ("french_tarot_v0", 4),
+    "french_tarot_v0_5p": ("french_tarot_v0", 5),
+    "ottocento_v0": ("ottocento_v0", None),
+    "quattro_scartate_v0": ("quattro_scartate_v0", None),
+    "terziglio_v0": ("terziglio_v0", None),
+    "millone_v0": ("millone_v0", None),
+    "centocinquanta_v0": ("centocinquanta_v0", None),
+    "quindici_v0": ("quindici_v0", None),
+    "mattazza_v0_3p": ("mattazza_v0", 3),
+    "mattazza_v0_4p": ("mattazza_v0", 4),
+    "mattazza_v0_5p": ("mattazza_v0", 5),
+    "mattazza_v0_6p": ("mattazza_v0", 6),
+}
+
+
+def table_of(env_id: str, num_players: int | None = None) -> str:
+    """The table an env id and player count make (``None``: the env's default count)."""
+    import tarot_env
+
+    if num_players is None:
+        env = tarot_env.make(env_id)
+        num_players = len(env.possible_agents)
+    for table, (e, n) in TABLES.items():
+        if e == env_id and n in (None, num_players):
+            return table
+    raise ValueError(f"no table for {env_id!r} with {num_players} players; the tables are {', '.join(TABLES)}")
+
+
+def models_dir() -> Path:
+    """Where the models are: ``$TAROT_ENV_MODELS``, else ``results/models`` of the checkout."""
+    env = os.environ.get("TAROT_ENV_MODELS")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "results" / "models"
+
+
+def model_file(table: str) -> Path:
+    """The model file of ``table``; ``ValueError`` naming the tables that have one if there is none."""
+    if table not in TABLES:
+        raise ValueError(f"unknown table {table!r}; the tables are {', '.join(TABLES)}")
+    path = models_dir() / f"{table}.zip"
+    if not path.is_file():
+        have = available()
+        raise ValueError(
+            f"no trained model for {table!r} in {str(models_dir())!r}; models: {', '.join(have) if have else 'none'} "
+            "(a checkout of the repository has them in results/models; elsewhere set TAROT_ENV_MODELS to that folder)"
+        )
+    return path
+
+
+def available() -> list[str]:
+    """The tables that have a model, in :data:`TABLES` order."""
+    folder = models_dir()
+    return [t for t in TABLES if (folder / f"{t}.zip").is_file()]
+
+
+def pretrained(table: str, deterministic: bool = True) -> Any:
+    """The trained agent of ``table`` (an :class:`~tarot_env.agents.sb3_policy.SB3PolicyAgent`).
+
+    ``deterministic=True`` plays the most probable legal action, as the benchmark evaluates it;
+    ``False`` samples from the policy."""
+    from sb3_contrib import MaskablePPO
+    from tarot_env.agents.sb3_policy import SB3PolicyAgent
+
+    model = MaskablePPO.load(str(model_file(table)), device="cpu")
+    agent = SB3PolicyAgent(model, deterministic=deterministic)
+    agent.name = f"pretrained:{table}"
+    return agent
+
+
+def export(source: str | Path, table: str, folder: str | Path | None = None) -> Path:
+    """Save the model of a training run (``source``, e.g. ``runs/x/model_final.zip``) as
+    ``<folder>/<table>.zip`` for users: the same network, its weights stored as float16 and no
+    optimizer state (a fresh, empty one, which SB3 needs to load the file), so that the file is
+    small. The exported model is what the benchmark evaluates."""
+    from sb3_contrib import MaskablePPO
+
+    if table not in TABLES:
+        raise ValueError(f"unknown table {table!r}; the tables are {', '.join(TABLES)}")
+    model = MaskablePPO.load(str(source), device="cpu")
+    policy = model.policy.half()  # stored as float16; loading copies the weights into a float32 policy
+    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=model.lr_schedule(1), **policy.optimizer_kwargs)
+    out = Path(folder) if folder is not None else models_dir()
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{table}.zip"
+    model.save(path, exclude=["tensorboard_log", "_last_obs", "_last_episode_starts", "ep_info_buffer", "ep_success_buffer"])
+    return path

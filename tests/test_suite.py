@@ -1,0 +1,92 @@
+"""The benchmark suite (experiments/suite.py) and the trained agents by name (agents/pretrained.py)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from tarot_env.agents import trained as P
+from tarot_env.experiments import suite
+
+
+def test_every_table_has_a_committed_deal_set_of_the_protocols_size():
+    from tarot_env.experiments.arena import deal_set_path
+
+    for table, (env_id, n) in P.TABLES.items():
+        path = deal_set_path(env_id, n)
+        assert path.name == f"{table}_v{suite.PROTOCOL['deal_set_version']}.json", path
+        data = json.loads(path.read_text())
+        assert len(data["deals"]) >= suite.PROTOCOL["deals"] and data["seed"] == suite.PROTOCOL["seed"], table
+
+
+def test_a_row_is_the_entry_against_the_bot_and_is_saved_and_shown(tmp_path):
+    row = suite.evaluate("quindici_v0", "random", deals=4, progress=False)
+    assert row["protocol"] is None and row["deals"] == 4  # fewer deals than the protocol's: marked
+    assert row["difference"]["lo"] <= row["difference"]["mean"] <= row["difference"]["hi"]
+    assert 0 <= row["win_rate"]["lo"] <= row["win_rate"]["mean"] <= row["win_rate"]["hi"] <= 1
+    assert "--table quindici_v0 --agent random" in row["command"]
+    reference = suite.evaluate("quindici_v0", "rules", deals=4, progress=False)
+    assert reference["difference"]["mean"] == 0  # the bot against itself, in duplicate: exactly even
+    suite.save_row(row, tmp_path)
+    suite.save_row(reference, tmp_path)
+    suite.save_row(row, tmp_path)  # replaced, not repeated
+    rows = json.loads((tmp_path / "quindici_v0.json").read_text())["rows"]
+    assert [r["entry"] for r in rows] == ["rules", "random"]  # ranked by the difference
+    text = suite.markdown(tmp_path)
+    assert "**quindici_v0**" in text and "random (4 deals: not protocol v1)" in text
+    doc = tmp_path / "results.md"
+    doc.write_text(f"before\n{suite.BEGIN}\nold\n{suite.END}\nafter\n")
+    suite.write_docs(doc, tmp_path)
+    written = doc.read_text()
+    assert written.startswith("before\n") and written.endswith("after\n") and "old" not in written and "**quindici_v0**" in written
+
+
+def test_bad_tables_and_agents_get_one_line_errors(capsys):
+    with pytest.raises(SystemExit) as e:
+        suite.main(["--table", "bogus", "--no-docs"])
+    assert e.value.code == 2 and "unknown table 'bogus'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        suite.main(["--table", "ottocento_v0", "--agent", "foo", "--deals", "1", "--no-docs", "--out", "/tmp/never"])
+    assert e.value.code == 1 and "unknown agent 'foo'" in capsys.readouterr().err
+
+
+def test_a_trained_model_exports_small_loads_by_name_and_plays(tmp_path, monkeypatch):
+    """export() keeps the weights (as float16) without optimizer state; pretrained() finds it by
+    table name; the arena plays it as ``pretrained`` and as ``sb3:<file>``."""
+    from sb3_contrib import MaskablePPO
+    from tarot_env.experiments.arena import make_agent
+    from tarot_env.experiments.train import TrainConfig, train
+
+    run = tmp_path / "run"
+    train(TrainConfig(env_id="ottocento_v0", num_envs=8, timesteps=256, n_steps=32, batch_size=128, n_epochs=1, net_arch=[16],
+                      bc_deals=0, eval_every=0, snapshot_every=0, checkpoint_every=0, out=str(run), progress_bar=False))  # fmt: skip
+    models = tmp_path / "models"
+    path = P.export(run / "model_final.zip", "ottocento_v0", models)
+    assert path == models / "ottocento_v0.zip" and path.stat().st_size < (run / "model_final.zip").stat().st_size
+    source, exported = MaskablePPO.load(run / "model_final.zip"), MaskablePPO.load(path)
+    for a, b in zip(source.policy.parameters(), exported.policy.parameters()):
+        assert b.dtype == a.dtype and np.allclose(a.detach().numpy(), b.detach().numpy(), atol=1e-2)
+    assert not exported.policy.optimizer.state_dict()["state"]  # no optimizer state
+
+    monkeypatch.setenv("TAROT_ENV_MODELS", str(models))
+    assert P.available() == ["ottocento_v0"]
+    agent = P.pretrained("ottocento_v0")
+    import tarot_env
+
+    env = tarot_env.make("ottocento_v0")
+    env.reset(seed=1)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else agent.act(obs["observation"], obs["action_mask"]))
+    assert not env.agents
+    assert make_agent("pretrained", "ottocento_v0").policy is not None
+    with pytest.raises(ValueError, match=r"no trained model for 'millone_v0'.*models: ottocento_v0"):
+        P.pretrained("millone_v0")
+    with pytest.raises(ValueError, match="unknown table"):
+        P.model_file("ottocento")
+    assert P.table_of("french_tarot_v0") == "french_tarot_v0_4p" and P.table_of("mattazza_v0", 6) == "mattazza_v0_6p"
