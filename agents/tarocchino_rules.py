@@ -36,18 +36,50 @@ Strategy, decision by decision:
   others' tricks. The Matto is the escape from a trick that would be won with points.
 - **The Matto exchange** (``give <card>``): the lowest-value card whose loss breaks no
   combination of the side's pile (Mattazza: the card that lowers the player's score most).
+
+**Compiled.** The bot is the opponent of training (experiments/train.py), so its decisions are
+the rollouts' hot path: :meth:`TarocchinoRuleAgent.act` decides a whole batch in one call of
+:func:`_act_rows`, a loop over the rows written once as plain Python (the ``*_py`` functions
+below, over one observation row and mask) and compiled by numba (:func:`tarot_env._jit.njit`);
+with ``TAROT_ENV_JIT=0`` the same functions run as Python. The kernel reads the observation's
+fields at the offsets of the encoder's layout, looked up by name (``off[F_HAND]``, the
+``F_*`` indices of :mod:`tarot_env.encoding.bolognese`), and what tells the games apart as
+ints of the game's :class:`~tarot_env.rules.bolognese.games.GameSpec` row (the ``G_*``
+entries: the sides, penalty scoring, the tricks, the target). It values piles with
+:func:`~tarot_env.rules.bolognese.combinations.combination_points_row`, the one count of
+cricche and sequences that ``combination_points`` runs too. Sorted strength lists and their
+``bisect`` (the bot's first, NumPy form) became counts of the cards above or below a card
+(the same numbers); the float expressions are kept in the same order, so the decisions are
+the same bit for bit (tests/test_tarocchino_rules_compiled.py compares every decision with
+that first form, kept as ``tests/oracles/tarocchino_rules_bot.py``).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-
 import numpy as np
 
-from tarot_env.cards.bolognese import ANGELO, BOLOGNESE_DECK, IS_TRUMP, LUNA, MATTO, MONDO, MORO_STRENGTH, NUM_CARDS, SOLE
-from tarot_env.encoding.bolognese import layout
-from tarot_env.rules.bolognese.combinations import combination_points
-from tarot_env.rules.bolognese.games import GAMES
+from tarot_env._jit import njit
+from tarot_env.cards.bolognese import ANGELO, BOLOGNESE_DECK, IS_TRUMP, LUNA, MATTO, MONDO, MORO_STRENGTH, NUM_CARDS, SOLE, SUIT_SIZE
+from tarot_env.cards.deck import TRUMP_SUIT
+from tarot_env.encoding.bolognese import (
+    F_ACTIVE,
+    F_CLAIM_VALUE,
+    F_DISCARD,
+    F_HAND,
+    F_LEADER,
+    F_PLAYED,
+    F_SHOWN,
+    F_SOLOIST,
+    F_TRICK,
+    F_TRICKS_WON,
+    F_WON,
+    FIELDS,
+    TRICKS_BITS,
+    field_offsets,
+    layout,
+)
+from tarot_env.rules.bolognese.combinations import MORI_CODE, SEQUENCE_FAMILIES, combination_points_row
+from tarot_env.rules.bolognese.games import GAMES, GameSpec
 from tarot_env.rules.bolognese.state import (
     A_CLAIM,
     A_DECLARE,
@@ -64,6 +96,7 @@ from tarot_env.rules.bolognese.state import (
     NUM_ACTIONS,
 )
 
+# ---------------------------------------------------------------------- the cards, as plain arrays (numba freezes them)
 VALUE = BOLOGNESE_DECK.value.astype(np.float64)
 PTS = VALUE - 1.0  # what a card adds to a pile's card points, scartini 0 (Σv − N + groups)
 STRENGTH = BOLOGNESE_DECK.strength.astype(np.int64)
@@ -73,28 +106,272 @@ TRUMP = IS_TRUMP.copy()  # the 21 numbered trumps (not the Matto)
 MORO = MORO_STRENGTH  # the four Mori are equal (cards/bolognese.py)
 #: a small extra worth for cards that make cricche (figures, Tarocchi) and sequences (trumps, Aces)
 EXTRA = np.where((VALUE > 1) | (np.arange(NUM_CARDS) == MATTO), 0.5, np.where(TRUMP | (RANK == 0), 0.15, 0.0))
-GAME_POINTS = ("ottocento", "quattro_scartate", "terziglio", "millone", "centocinquanta", "quindici")
+#: the combinations are counted as at the end of a hand (U5 "both", with the §6.2 doubling)
+MORI = MORI_CODE["both"]
+DOUBLING = True
+N_SEQUENCES = len(SEQUENCE_FAMILIES)
 
 
-def _sizes() -> dict[int, int]:
-    out = {}
-    for n in range(2, 7):
-        last = layout(n)[-1]
-        out[last.offset + last.length] = n
-    return out
+def _hand_worth(c: int) -> float:
+    """What card ``c`` adds to the Terziglio hand strength: trumps (the high ones more), the
+    Matto, figures by value (the voids and combinations are added for the whole hand)."""
+    if TRUMP[c]:
+        return 1.0 + {ANGELO: 3.0, MONDO: 2.5, SOLE: 1.5, LUNA: 1.2}.get(c, 0.0) + (0.08 * (RANK[c] - 8) if RANK[c] > 8 else 0.0)
+    if c == MATTO:
+        return 1.5
+    return {5: 2.0, 4: 0.8, 3: 0.4, 2: 0.2}.get(int(VALUE[c]), 0.0)
 
 
-_SIZE_TO_N = _sizes()
+HAND_WORTH = np.array([_hand_worth(c) for c in range(NUM_CARDS)], dtype=np.float64)
+
+#: the groups a card is beaten within: the four suits (0..3) and the trumps (TRUMP_SUIT); each
+#: group's cards, padded with -1, so that the cards above a card are counted over its group only
+N_GROUPS = TRUMP_SUIT + 1
+GROUP_CARDS = np.full((N_GROUPS, NUM_CARDS), -1, dtype=np.int64)
+GROUP_SIZE = np.zeros(N_GROUPS, dtype=np.int64)
+GROUP = np.full(NUM_CARDS, -1, dtype=np.int64)  # each card's group, -1 for the Matto
+for _g in range(N_GROUPS):
+    _ids = np.flatnonzero(TRUMP) if _g == TRUMP_SUIT else np.flatnonzero(_g == SUIT)
+    GROUP_CARDS[_g, : len(_ids)] = _ids
+    GROUP_SIZE[_g] = len(_ids)
+    GROUP[_ids] = _g
+
+# ---------------------------------------------------------------------- the kernel's parameters, by name
+#: the game's row (GameSpec) as the ints the kernel reads: ``game[G_SIDES]`` ...
+G_SIDES, G_PENALTY, G_TRICKS, G_HAS_TARGET, G_TARGET = range(5)
+#: GameSpec.sides as an int
+SIDES = {"partners": 0, "soloist": 1, "each": 2}
+SIDES_PARTNERS, SIDES_SOLOIST = SIDES["partners"], SIDES["soloist"]
+#: the strategy's tunable numbers (the agent's class attributes) as floats: ``knobs[K_POWER]`` ...
+K_REST, K_POWER, K_NEED_BASE, K_NEED_GROWTH, K_KEEP_WINNERS, K_DI_MIO, K_POSSO, K_OPPOSE = range(8)
+#: what the kernel knows of the trick in progress, one int64 row: ``trick[T_LEAD]`` ...
+T_LEAD, T_BEST, T_BEST_SEAT, T_CARDS, T_AFTER, T_UNSEEN, T_IN_HAND = range(7)
+N_TRICK = 7
+#: the seats of a table (Mattazza plays up to 6)
+MAX_SEATS = 6
 
 
-_WEIGHTS = 1 << np.arange(16, dtype=np.int64)
+# ====================================================================== reading the observation row
+def _on_py(obs, at):
+    """Whether the observation's value at ``at`` is set (the bot reads it as a bool)."""
+    return obs[at] != 0
 
 
-def _bits(x: np.ndarray) -> int:
-    return int(x.astype(np.int64) @ _WEIGHTS[: len(x)])
+_on = njit(_on_py, inline=True) or _on_py
 
 
-def _p_none(x: int, h: int, u: int) -> float:
+def _one_hot_py(obs, at, length, default):
+    """The index a one-hot field marks (the first largest value), ``default`` when it is all 0."""
+    best = 0
+    marked = False
+    for i in range(length):
+        if obs[at + i] != 0:
+            marked = True
+        if obs[at + i] > obs[at + best]:
+            best = i
+    return best if marked else default
+
+
+_one_hot = njit(_one_hot_py, inline=True) or _one_hot_py
+
+
+def _number_py(obs, at, bits):
+    """A number the encoder wrote in binary, least significant bit first."""
+    v = 0
+    for i in range(bits):
+        v += int(obs[at + i]) * (1 << i)
+    return v
+
+
+_number = njit(_number_py, inline=True) or _number_py
+
+
+def _partners_py(obs, off, n, sides, partner):
+    """Marks the player's partners (relative seats) in ``partner``: the seat opposite in a game of
+    two sides of two, the other two against a soloist, nobody where each plays for himself or
+    before a soloist is known."""
+    for s in range(partner.shape[0]):
+        partner[s] = False
+    if sides == SIDES_PARTNERS and n == 4:
+        partner[2] = True
+    elif sides == SIDES_SOLOIST:
+        soloist = _one_hot(obs, off[F_SOLOIST], n, -1)
+        if soloist > 0:
+            for s in range(1, 3):
+                if s != soloist:
+                    partner[s] = True
+
+
+_partners = njit(_partners_py) or _partners_py
+
+
+def _pile_py(obs, off, n, partner, pile):
+    """The side's pile into ``pile``: the player's own discards and the cards he and his partners won."""
+    for c in range(NUM_CARDS):
+        pile[c] = _on(obs, off[F_DISCARD] + c) or _on(obs, off[F_WON] + c)
+        for p in range(1, n):
+            if partner[p] and _on(obs, off[F_WON] + p * NUM_CARDS + c):
+                pile[c] = True
+
+
+_pile = njit(_pile_py) or _pile_py
+
+
+# ====================================================================== combinations
+def _points_py(cards, L, L2):
+    """The combination points of ``cards`` (cricche and sequences, §6), as a hand's end counts them."""
+    return combination_points_row(cards, MORI, DOUBLING, L, L2)
+
+
+_points = njit(_points_py, inline=True) or _points_py
+
+
+def _points_without_py(cards, c, L, L2):
+    """The combination points of ``cards`` without card ``c`` (``cards`` is left as it was)."""
+    had = cards[c]
+    cards[c] = False
+    v = _points(cards, L, L2)
+    cards[c] = had
+    return v
+
+
+_points_without = njit(_points_without_py) or _points_without_py
+
+
+def _points_with_py(cards, c, L, L2):
+    """The combination points of ``cards`` with card ``c`` added (``cards`` is left as it was)."""
+    had = cards[c]
+    cards[c] = True
+    v = _points(cards, L, L2)
+    cards[c] = had
+    return v
+
+
+_points_with = njit(_points_with_py) or _points_with_py
+
+
+# ====================================================================== claims, declarations, auction
+def _first_legal_py(mask):
+    """The first legal action."""
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            return a
+    return -1
+
+
+_first_legal = njit(_first_legal_py, inline=True) or _first_legal_py
+
+
+def _claim_py(mask, claim_value, game):
+    """Claim, unless the window offers less than the target (``wrong_claim="loses"`` may)."""
+    ok = game[G_HAS_TARGET] == 0 or claim_value >= game[G_TARGET]
+    if ok and mask[A_CLAIM]:
+        return A_CLAIM
+    return A_NO_CLAIM if mask[A_NO_CLAIM] else A_CLAIM
+
+
+_claim = njit(_claim_py) or _claim_py
+
+
+def _hand_strength_py(hand, L, L2):
+    """Terziglio hand strength: trumps (the high ones more), Kings, figures, voids, combinations."""
+    s = 0.0
+    for c in range(NUM_CARDS):
+        if hand[c]:
+            s += HAND_WORTH[c]
+    for su in range(4):
+        k = 0
+        for c in range(NUM_CARDS):
+            if hand[c] and SUIT[c] == su:
+                k += 1
+        if k == 0:
+            s += 1.0
+        elif k == 1:
+            s += 0.4
+    s += float(_points(hand, L, L2)) / 12.0
+    return s
+
+
+_hand_strength = njit(_hand_strength_py) or _hand_strength_py
+
+
+def _auction_py(mask, hand, knobs, L, L2):
+    """Terziglio: ``di_mio`` from a very strong hand, ``posso`` from a strong one, else pass; a
+    ``posso`` is opposed only with a very strong hand."""
+    s = _hand_strength(hand, L, L2)
+    if mask[A_VA_BENE] or mask[A_OPPOSE]:
+        if s >= knobs[K_OPPOSE] and mask[A_OPPOSE]:
+            return A_OPPOSE
+        return A_VA_BENE if mask[A_VA_BENE] else A_OPPOSE
+    if s >= knobs[K_DI_MIO] and mask[A_DI_MIO]:
+        return A_DI_MIO
+    if s >= knobs[K_POSSO] and mask[A_POSSO]:
+        return A_POSSO
+    if mask[A_PASS]:
+        return A_PASS
+    return _first_legal(mask)
+
+
+_auction = njit(_auction_py) or _auction_py
+
+
+# ====================================================================== discards, the Matto exchange
+def _discard_py(mask, hand, L, L2):
+    """The card to discard: breaking a combination costs 2.5 a point, a trump 20 and more; among
+    the rest, a low card of a short suit (voiding it) or a lone unprotected figure goes first."""
+    whole = _points(hand, L, L2)
+    best = -1
+    best_cost = np.inf
+    for c in range(NUM_CARDS):
+        if not mask[AB_DISCARD + c]:
+            continue
+        if best < 0:
+            best = c
+        # a cricca (12 points or more) is never broken for a trump or a long suit
+        cost = 2.5 * float(whole - _points_without(hand, c, L, L2))
+        if TRUMP[c]:
+            cost += 20.0 + 0.4 * RANK[c]
+        else:
+            k = 0
+            for d in range(NUM_CARDS):
+                if hand[d] and SUIT[d] == SUIT[c]:
+                    k += 1
+            king = hand[SUIT[c] * SUIT_SIZE + SUIT_SIZE - 1]
+            cost += 1.5 * k + (-2.0 if k == 1 else 0.0)
+            if VALUE[c] > 1 and not king:
+                cost -= 0.6 * PTS[c]  # an unprotected figure is safe in the own pile
+            elif VALUE[c] > 1:
+                cost += 1.0 * PTS[c]
+            cost += 0.05 * STRENGTH[c]
+        if cost < best_cost - 1e-9:
+            best, best_cost = c, cost
+    return best
+
+
+_discard = njit(_discard_py) or _discard_py
+
+
+def _give_py(mask, pile, penalty, L, L2):
+    """The Matto exchange: the card whose value and combinations the side's ``pile`` misses least
+    (with penalty scoring, most: the card that lowers the player's own score most); the first
+    such card on a tie."""
+    whole = _points(pile, L, L2)
+    best = -1
+    best_cost = 0.0
+    for c in range(NUM_CARDS):
+        if not mask[AB_GIVE + c]:
+            continue
+        cost = VALUE[c] + float(whole - _points_without(pile, c, L, L2))
+        if best < 0 or (penalty and cost > best_cost) or (not penalty and cost < best_cost):
+            best, best_cost = c, cost
+    return best
+
+
+_give = njit(_give_py) or _give_py
+
+
+# ====================================================================== the trick: who can beat what
+def _p_none_py(x, h, u):
     """Chance that a hand of ``h`` cards drawn from ``u`` unseen cards holds none of ``x`` given ones."""
     if x <= 0 or h <= 0:
         return 1.0
@@ -106,7 +383,10 @@ def _p_none(x: int, h: int, u: int) -> float:
     return p
 
 
-def _beats(c: int, best: int, lead: int) -> bool:
+_p_none = njit(_p_none_py, inline=True) or _p_none_py
+
+
+def _beats_py(c, best, lead):
     """Whether card ``c`` played after ``best`` (the winning card, lead suit ``lead``) takes the lead."""
     if c == MATTO:
         return False
@@ -119,31 +399,478 @@ def _beats(c: int, best: int, lead: int) -> bool:
     return (not TRUMP[best]) and SUIT[c] == lead and STRENGTH[c] > STRENGTH[best]
 
 
-class _Row:
-    """One observation decoded by field name."""
+_beats = njit(_beats_py, inline=True) or _beats_py
 
-    def __init__(self, obs: np.ndarray, fields: dict[str, tuple[int, int]], n: int) -> None:
-        def get(name: str) -> np.ndarray:
-            o, k = fields[name]
-            return obs[o : o + k]
 
-        self.n = n
-        self.hand = get("hand").astype(bool)
-        self.discard = get("discard").astype(bool)
-        self.played = get("played").reshape(n, NUM_CARDS).astype(bool)
-        self.trick = get("trick").reshape(n, NUM_CARDS).astype(bool)
-        self.won = get("won").reshape(n, NUM_CARDS).astype(bool)
-        self.shown = get("shown").reshape(n, NUM_CARDS).astype(bool)
-        self.leader = int(np.argmax(get("leader"))) if get("leader").any() else 0
-        sol = get("soloist")
-        self.soloist = int(np.argmax(sol)) if sol.any() else -1
-        tn = get("trick_no")
-        self.trick_no = int(np.argmax(tn)) if tn.any() else 0
-        self.tricks_won = (get("tricks_won").reshape(n, 5).astype(np.int64) @ _WEIGHTS[:5]).tolist()
-        self.my_declaration = _bits(get("my_declaration"))
-        self.claim_value = _bits(get("claim_value"))
-        act = get("active").astype(bool)
-        self.active = act if act.any() else np.ones(n, dtype=bool)
+def _n_stronger_py(cards, g, c):
+    """How many of ``cards`` of group ``g`` beat card ``c`` played before them (a later Moro beats a Moro)."""
+    k = STRENGTH[c]
+    moro = TRUMP[c] and k == MORO
+    n = 0
+    for i in range(GROUP_SIZE[g]):
+        d = GROUP_CARDS[g, i]
+        if cards[d] and (STRENGTH[d] >= MORO if moro else STRENGTH[d] > k):
+            n += 1
+    return n
+
+
+_n_stronger = njit(_n_stronger_py, inline=True) or _n_stronger_py
+
+
+def _n_weaker_py(cards, g, k):
+    """How many of ``cards`` of group ``g`` have a strength below ``k``."""
+    n = 0
+    for i in range(GROUP_SIZE[g]):
+        d = GROUP_CARDS[g, i]
+        if cards[d] and STRENGTH[d] < k:
+            n += 1
+    return n
+
+
+_n_weaker = njit(_n_weaker_py, inline=True) or _n_weaker_py
+
+
+def _clip01_py(p):
+    """``min(1.0, max(0.0, p))`` as Python computes it."""
+    q = 0.0
+    if p > q:
+        q = p
+    r = 1.0
+    if q < r:
+        r = q
+    return r
+
+
+_clip01 = njit(_clip01_py, inline=True) or _clip01_py
+
+
+def _cant_beat_py(j, c, lead, view):
+    """Chance that seat ``j`` (still to play) cannot beat card ``c``, the winning card, lead suit
+    ``lead``: from the cards he is known to hold (shown in a declaration), else a hypergeometric
+    draw of his other cards from the unseen ``pool``."""
+    _, pool, known, n_known, _, _, _, _, trick, pool_groups, known_groups, _ = view
+    h = max(0, trick[T_IN_HAND] - n_known[j])
+    u = trick[T_UNSEEN]
+    kn = known[j]
+    if lead == TRUMP_SUIT:  # trumps led: a higher trump beats
+        p = 0.0 if _n_stronger(kn, TRUMP_SUIT, c) else _p_none(_n_stronger(pool, TRUMP_SUIT, c), h, u)
+    else:
+        su = pool_groups[lead]
+        kn_suit = known_groups[j, lead] > 0
+        if TRUMP[c]:  # a trump on a suit: a void player with a higher trump beats it
+            if kn_suit:
+                p = 1.0
+            else:
+                void = _p_none(su, h, u)
+                if _n_stronger(kn, TRUMP_SUIT, c):
+                    p = 1.0 - void
+                else:
+                    p = 1.0 - (void - _p_none(su + _n_stronger(pool, TRUMP_SUIT, c), h, u))
+        else:  # a suit card: a higher card of the suit, or a void player with a trump
+            if _n_stronger(kn, lead, c):
+                p = 0.0
+            else:
+                no_higher = _p_none(_n_stronger(pool, lead, c), h, u)
+                if kn_suit:
+                    p = no_higher
+                elif known_groups[j, TRUMP_SUIT]:
+                    p = no_higher - _p_none(su, h, u)
+                else:
+                    void = _p_none(su, h, u)
+                    p = no_higher - (void - _p_none(su + pool_groups[TRUMP_SUIT], h, u))
+    return _clip01(p)
+
+
+_cant_beat = njit(_cant_beat_py) or _cant_beat_py
+
+
+def _hold_py(c, lead, opponents_only, view):
+    """Chance that none of the seats still to play (the opponents among them only, with
+    ``opponents_only``) can beat card ``c``."""
+    after, partner, trick = view[6], view[7], view[8]
+    p = 1.0
+    for k in range(trick[T_AFTER]):
+        j = after[k]
+        if not (opponents_only and partner[j]):
+            p *= _cant_beat(j, c, lead, view)
+    return p
+
+
+_hold = njit(_hold_py) or _hold_py
+
+
+def _side_win_py(c, seat, view):
+    """Chance that the player's side takes the trick when ``c`` (played by ``seat``) is winning:
+    no opponent still to play beats it, or, for an opponent's card, the first partner still to
+    play beats it (and keeps it, 0.6)."""
+    after, partner, trick = view[6], view[7], view[8]
+    if c < 0:
+        return 0.0
+    lead = trick[T_LEAD] if trick[T_LEAD] >= 0 else SUIT[c]
+    if seat == 0 or partner[seat]:
+        return _hold(c, lead, True, view)
+    for k in range(trick[T_AFTER]):
+        if partner[after[k]]:
+            return 0.6 * (1.0 - _cant_beat(after[k], c, lead, view))
+    return 0.0
+
+
+_side_win = njit(_side_win_py) or _side_win_py
+
+
+def _power_py(c, pool, pool_groups):
+    """What card ``c`` is worth for winning later tricks: a trump by how many unseen trumps it
+    beats, a suit card if it is the suit's top card (or the second) among the unseen ones."""
+    if TRUMP[c]:
+        t = pool_groups[TRUMP_SUIT]
+        if t == 0:
+            return 0.5
+        return 0.3 + 2.5 * _n_weaker(pool, TRUMP_SUIT, STRENGTH[c]) / t
+    higher = _n_stronger(pool, SUIT[c], c)
+    return 1.0 if higher == 0 else 0.4 if higher == 1 else 0.0
+
+
+_power = njit(_power_py) or _power_py
+
+
+def _suit_count_py(hand, s):
+    """The cards of suit ``s`` in the hand."""
+    k = 0
+    for c in range(s * SUIT_SIZE, s * SUIT_SIZE + SUIT_SIZE):
+        if hand[c]:
+            k += 1
+    return k
+
+
+_suit_count = njit(_suit_count_py, inline=True) or _suit_count_py
+
+
+def _read_trick_py(obs, off, n, view):
+    """The trick in progress and the unseen cards, seen from the player to act (relative seat 0).
+
+    Fills ``view`` (the tuple :func:`_act_rows` makes): ``hand``; the unseen cards nobody is
+    known to hold (``pool``) and the cards each other seat is known to hold (``known``: shown
+    in a declaration and unseen; their number ``n_known``), with their counts in each group
+    (``pool_groups``, ``known_groups``); the trick's cards in play order from the leader
+    (``trick_seats``, ``trick_cards``, the player's own excluded); the seats still to play
+    (``after``: the active seats without a card on the table; ``table``: the card each seat has
+    there, -1 for none); and ``trick``: the lead suit,
+    the winning card and its seat (-1 before a card that is not the Matto), the counts. One
+    pass over the cards reads every card field (``|``, not ``or``: no branch per field)."""
+    hand, pool, known, n_known, trick_seats, trick_cards, after, _, trick, pool_groups, known_groups, table = view
+    for s in range(n):
+        table[s] = -1
+        n_known[s] = 0
+        for g in range(N_GROUPS):
+            known_groups[s, g] = 0
+    for g in range(N_GROUPS):
+        pool_groups[g] = 0
+    in_hand = 0
+    unseen = 0
+    for c in range(NUM_CARDS):
+        hand[c] = _on(obs, off[F_HAND] + c)
+        seen = hand[c] | _on(obs, off[F_DISCARD] + c)
+        for s in range(n):
+            on_table = _on(obs, off[F_TRICK] + s * NUM_CARDS + c)
+            if on_table and table[s] < 0:
+                table[s] = c
+            seen = seen | _on(obs, off[F_PLAYED] + s * NUM_CARDS + c) | on_table
+        if hand[c]:
+            in_hand += 1
+        held = False
+        known[0, c] = False
+        for j in range(1, n):
+            known[j, c] = (not seen) and _on(obs, off[F_SHOWN] + j * NUM_CARDS + c)
+            if known[j, c]:
+                held = True
+                n_known[j] += 1
+                if GROUP[c] >= 0:
+                    known_groups[j, GROUP[c]] += 1
+        pool[c] = not seen and not held
+        if pool[c]:
+            unseen += 1
+            if GROUP[c] >= 0:
+                pool_groups[GROUP[c]] += 1
+    leader = _one_hot(obs, off[F_LEADER], n, 0)
+    n_cards = 0
+    for k in range(n):
+        s = (leader + k) % n
+        if s != 0 and table[s] >= 0:
+            trick_seats[n_cards] = s
+            trick_cards[n_cards] = table[s]
+            n_cards += 1
+    everyone = True  # the active field is all 0 outside a Mattazza match: everyone plays
+    for s in range(n):
+        if _on(obs, off[F_ACTIVE] + s):
+            everyone = False
+    n_after = 0
+    for s in range(1, n):
+        if (everyone or _on(obs, off[F_ACTIVE] + s)) and table[s] < 0:
+            after[n_after] = s
+            n_after += 1
+    lead, best, best_seat = -1, -1, -1
+    for k in range(n_cards):
+        s, c = trick_seats[k], trick_cards[k]
+        if c == MATTO:
+            continue
+        if lead < 0:
+            lead, best, best_seat = SUIT[c], c, s
+        elif _beats(c, best, lead):
+            best, best_seat = c, s
+    trick[T_LEAD] = lead
+    trick[T_BEST] = best
+    trick[T_BEST_SEAT] = best_seat
+    trick[T_CARDS] = n_cards
+    trick[T_AFTER] = n_after
+    trick[T_UNSEEN] = unseen
+    trick[T_IN_HAND] = in_hand
+
+
+_read_trick = njit(_read_trick_py) or _read_trick_py
+
+
+# ====================================================================== card play
+def _play_points_py(mask, obs, off, n, game, knobs, view, scratch):
+    """Point games: the card of the highest expected value ``(2P - 1) x (trick points + the
+    card's worth) - late x power`` (see the module docstring)."""
+    hand, pool, _, _, trick_seats, trick_cards, _, partner, trick, pool_groups, _, _ = view
+    side, worth, L, L2 = scratch
+    # the side's cards, the partners' cards on the table included: what each card makes or breaks there
+    _pile(obs, off, n, partner, side)
+    for c in range(NUM_CARDS):
+        if hand[c]:
+            side[c] = True
+    for k in range(trick[T_CARDS]):
+        if partner[trick_seats[k]] and trick_cards[k] != MATTO:
+            side[trick_cards[k]] = True
+    whole = _points(side, L, L2)
+    for c in range(NUM_CARDS):
+        if mask[AB_PLAY + c] and c != MATTO:
+            worth[c] = PTS[c] + EXTRA[c] + float(whole - _points_without(side, c, L, L2))
+    trick_value = 0.0
+    for k in range(trick[T_CARDS]):  # the partners' cards: their worth to the side
+        c = trick_cards[k]
+        if partner[trick_seats[k]] and c != MATTO:
+            worth[c] = PTS[c] + EXTRA[c] + float(whole - _points_without(side, c, L, L2))
+            trick_value += worth[c]
+    for k in range(trick[T_CARDS]):  # the opponents' cards: what the side would gain with them
+        c = trick_cards[k]
+        if not partner[trick_seats[k]] and c != MATTO:
+            trick_value += PTS[c] + EXTRA[c] + float(_points_with(side, c, L, L2) - whole)
+    tricks_left = trick[T_IN_HAND]
+    if tricks_left == 1:
+        trick_value += 6.0
+    rest = knobs[K_REST] * trick[T_AFTER]
+    late = knobs[K_POWER] * (tricks_left - 1) / max(1, game[G_TRICKS] - 1)
+    p_kept = -1.0  # the side's chance if the winning card stays winning: the same for each card that does not beat it
+    best_card, best_ev = -1, -np.inf
+    for c in range(NUM_CARDS):
+        if not mask[AB_PLAY + c]:
+            continue
+        if best_card < 0:
+            best_card = c
+        if c == MATTO:
+            if p_kept < 0:
+                p_kept = _side_win(trick[T_BEST], trick[T_BEST_SEAT], view)
+            p = p_kept
+            reserve = -8.0 if tricks_left <= 2 else 1.0 + 2.0 * late
+            ev = (2 * p - 1) * (trick_value + rest) - (1 - p) * 1.0 - reserve
+            if trick[T_CARDS] == 0 and tricks_left > 2:
+                ev -= 10.0  # no Matto lead by choice, but it is not kept for the last trick
+        else:
+            if trick[T_LEAD] < 0 or _beats(c, trick[T_BEST], trick[T_LEAD]):
+                p = _side_win(c, 0, view)
+            else:
+                if p_kept < 0:
+                    p_kept = _side_win(trick[T_BEST], trick[T_BEST_SEAT], view)
+                p = p_kept
+            ev = (2 * p - 1) * (trick_value + worth[c] + rest) - late * _power(c, pool, pool_groups)
+            if trick[T_CARDS] == 0 and not TRUMP[c]:
+                ev += 0.05 * _suit_count(hand, SUIT[c])  # lead from long suits
+        if ev > best_ev + 1e-9:
+            best_card, best_ev = c, ev
+    return best_card
+
+
+_play_points = njit(_play_points_py) or _play_points_py
+
+
+def _keep_py(c, sign, late, pool, pool_groups):
+    """Mattazza, a card that does not win: throw points and high cards, but keep winners while a trick is needed."""
+    return -0.5 * PTS[c] + sign * late * (1.5 * _power(c, pool, pool_groups))
+
+
+_keep = njit(_keep_py, inline=True) or _keep_py
+
+
+def _play_mattazza_py(mask, obs, off, n, game, knobs, view, scratch):
+    """Mattazza (the lowest score with at least one trick): the card of the lowest cost, the chance
+    of winning times the trick's points less the bonus of a first trick, else what keeping it costs."""
+    _, pool, _, _, _, trick_cards, _, _, trick, pool_groups, _, _ = view
+    pile, _, L, L2 = scratch
+    for c in range(NUM_CARDS):
+        pile[c] = _on(obs, off[F_WON] + c)
+    mine = _points(pile, L, L2)
+    card_points = 0.0
+    for k in range(trick[T_CARDS]):
+        c = trick_cards[k]
+        if c != MATTO:
+            pile[c] = True
+            card_points += PTS[c]
+    with_trick = _points(pile, L, L2)
+    trick_pts = card_points + float(with_trick - mine)
+    tricks_left = trick[T_IN_HAND]
+    if tricks_left == 1:
+        trick_pts += 6.0
+    unseen_points = 0.0
+    for c in range(NUM_CARDS):
+        if pool[c]:
+            unseen_points += PTS[c]
+    avg = unseen_points / trick[T_UNSEEN] if trick[T_UNSEEN] else 0.0
+    rest = (avg + 0.3) * trick[T_AFTER]
+    no_trick = _number(obs, off[F_TRICKS_WON], TRICKS_BITS) == 0
+    need = 0.0
+    if no_trick:
+        need = knobs[K_NEED_BASE] * n + knobs[K_NEED_GROWTH] * (1.0 - (tricks_left - 1) / max(1, game[G_TRICKS] - 1))
+    late = (tricks_left - 1) / max(1, game[G_TRICKS] - 1)
+    sign = -1.0 if need == 0 else knobs[K_KEEP_WINNERS]
+    best_card, best_cost = -1, np.inf
+    for c in range(NUM_CARDS):
+        if not mask[AB_PLAY + c]:
+            continue
+        if best_card < 0:
+            best_card = c
+        if c == MATTO:
+            cost = 1.5 * late if tricks_left > 1 else 0.0
+            if trick[T_CARDS] == 0:
+                cost += 5.0
+            if no_trick:
+                cost += 2.0  # without a trick the Matto itself goes
+        elif trick[T_LEAD] < 0 or _beats(c, trick[T_BEST], trick[T_LEAD]):
+            lead = trick[T_LEAD] if trick[T_LEAD] >= 0 else SUIT[c]
+            p = _hold(c, lead, False, view)
+            value = trick_pts + PTS[c] + float(_points_with(pile, c, L, L2) - with_trick) + rest
+            cost = p * (value - need) + (1 - p) * _keep(c, sign, late, pool, pool_groups)
+        else:
+            cost = _keep(c, sign, late, pool, pool_groups)
+        if cost < best_cost - 1e-9:
+            best_card, best_cost = c, cost
+    return best_card
+
+
+_play_mattazza = njit(_play_mattazza_py) or _play_mattazza_py
+
+
+# ====================================================================== one decision, a batch of them
+def _act_row_py(obs, mask, off, width, n, game, knobs, view, scratch):
+    """The bot's action for one observation row and its mask. ``view`` holds what the player
+    sees of the table (:func:`_read_trick`), ``scratch`` a card set, a value per card and the
+    combination count's rows: buffers of :func:`_act_rows`, overwritten."""
+    hand, partner = view[0], view[7]
+    cards, _, L, L2 = scratch
+    n_legal = 0
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            n_legal += 1
+    if n_legal == 0:
+        return -1  # refused: act() raises
+    if n_legal == 1:
+        return _first_legal(mask)
+    if mask[A_CLAIM] or mask[A_NO_CLAIM]:
+        return _claim(mask, _number(obs, off[F_CLAIM_VALUE], width[F_CLAIM_VALUE]), game)
+    if mask[A_DECLARE] or mask[A_NO_DECLARE]:
+        return A_DECLARE if mask[A_DECLARE] else A_NO_DECLARE
+    if mask[A_PASS] or mask[A_POSSO] or mask[A_DI_MIO] or mask[A_VA_BENE] or mask[A_OPPOSE]:
+        for c in range(NUM_CARDS):
+            hand[c] = _on(obs, off[F_HAND] + c)
+        return _auction(mask, hand, knobs, L, L2)
+    discards = False
+    gifts = False
+    plays = False
+    for c in range(NUM_CARDS):
+        discards = discards or mask[AB_DISCARD + c]
+        gifts = gifts or mask[AB_GIVE + c]
+        plays = plays or mask[AB_PLAY + c]
+    if discards:
+        for c in range(NUM_CARDS):
+            hand[c] = _on(obs, off[F_HAND] + c)
+        return AB_DISCARD + _discard(mask, hand, L, L2)
+    _partners(obs, off, n, game[G_SIDES], partner)
+    if gifts:
+        _pile(obs, off, n, partner, cards)
+        return AB_GIVE + _give(mask, cards, game[G_PENALTY] != 0, L, L2)
+    if plays:
+        _read_trick(obs, off, n, view)
+        if game[G_PENALTY]:
+            return AB_PLAY + _play_mattazza(mask, obs, off, n, game, knobs, view, scratch)
+        return AB_PLAY + _play_points(mask, obs, off, n, game, knobs, view, scratch)
+    return _first_legal(mask)
+
+
+_act_row = njit(_act_row_py) or _act_row_py
+
+
+def _act_rows_py(obs, masks, off, width, n, game, knobs, out):
+    """:func:`_act_row` for every row of a batch of one table size, into ``out``; returns the
+    number of rows refused (a mask with no legal action)."""
+    refused = 0
+    view = (
+        np.zeros(NUM_CARDS, dtype=np.bool_),  # hand
+        np.zeros(NUM_CARDS, dtype=np.bool_),  # pool: the unseen cards nobody is known to hold
+        np.zeros((n, NUM_CARDS), dtype=np.bool_),  # known: the cards each seat is known to hold
+        np.zeros(n, dtype=np.int64),  # n_known
+        np.zeros(n, dtype=np.int64),  # trick_seats: the trick in play order
+        np.zeros(n, dtype=np.int64),  # trick_cards
+        np.zeros(n, dtype=np.int64),  # after: the seats still to play
+        np.zeros(MAX_SEATS, dtype=np.bool_),  # partner
+        np.zeros(N_TRICK, dtype=np.int64),  # trick: T_LEAD ...
+        np.zeros(N_GROUPS, dtype=np.int64),  # pool_groups: the pool's cards of each suit, of trumps
+        np.zeros((n, N_GROUPS), dtype=np.int64),  # known_groups
+        np.zeros(n, dtype=np.int64),  # table: the card each seat has on the table
+    )
+    scratch = (
+        np.zeros(NUM_CARDS, dtype=np.bool_),  # a card set: the side's cards, the pile
+        np.zeros(NUM_CARDS, dtype=np.float64),  # a card's worth
+        np.zeros(N_SEQUENCES, dtype=np.int64),  # the combination count's rows
+        np.zeros(N_SEQUENCES, dtype=np.int64),
+    )
+    for b in range(obs.shape[0]):
+        out[b] = _act_row(obs[b], masks[b], off, width, n, game, knobs, view, scratch)
+        if out[b] < 0:
+            refused += 1
+    return refused
+
+
+_act_rows = njit(_act_rows_py) or _act_rows_py
+
+
+# ====================================================================== the agent
+def _layouts() -> dict[int, tuple[int, np.ndarray, np.ndarray]]:
+    """Per observation size: the table size, and the offset and length of each field in
+    :data:`~tarot_env.encoding.bolognese.FIELDS` order (the kernel reads ``off[F_HAND]``)."""
+    out = {}
+    for n in range(2, MAX_SEATS + 1):
+        fields = layout(n)
+        last = fields[-1]
+        lengths = {f.name: f.length for f in fields}
+        out[last.offset + last.length] = (n, field_offsets(fields, FIELDS), np.array([lengths[name] for name in FIELDS], dtype=np.int64))
+    return out
+
+
+_LAYOUTS = _layouts()
+
+
+def game_row(spec: GameSpec, target: int | None) -> np.ndarray:
+    """The game's row as the ints the kernel reads (``G_*``): the sides, penalty scoring (the
+    hand's loser takes a penalty point: take as few points as possible), the tricks in a hand,
+    and the claim target (none: every window is claimed)."""
+    row = np.zeros(5, dtype=np.int64)
+    row[G_SIDES] = SIDES[spec.sides]
+    row[G_PENALTY] = spec.scoring == "penalty"
+    row[G_TRICKS] = spec.tricks
+    row[G_HAS_TARGET] = target is not None
+    row[G_TARGET] = 0 if target is None else target
+    return row
 
 
 class TarocchinoRuleAgent:
@@ -156,100 +883,6 @@ class TarocchinoRuleAgent:
     """
 
     name = "tarocchino_rules"
-
-    def __init__(self, game: str, target: int | None = None) -> None:
-        g = game[: -len("_v0")] if game.endswith("_v0") else game
-        if g not in GAMES:
-            raise ValueError(f"unknown Tarocchino game {game!r}; the games are {', '.join(GAMES)}")
-        self.game = g
-        self.spec = GAMES[g]
-        self.target = self.spec.target if target is None else int(target)
-        self.total_tricks = self.spec.tricks
-        #: the hand's loser takes a penalty point (Mattazza, §14.5): take as few points as possible
-        self.avoid_points = self.spec.scoring == "penalty"
-        self._fields: dict[int, dict[str, tuple[int, int]]] = {}
-
-    # ------------------------------------------------------------------ protocol
-    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray | int:
-        obs = np.asarray(observations)
-        mask = np.asarray(masks, dtype=bool)
-        single = mask.ndim == 1
-        if single:
-            obs, mask = obs[None], mask[None]
-        if mask.shape[1] != NUM_ACTIONS or obs.shape[0] != mask.shape[0]:
-            raise ValueError(f"observations (B, D) and masks (B, {NUM_ACTIONS}) expected, got {obs.shape} and {mask.shape}")
-        if not mask.any(axis=1).all():
-            raise ValueError("an action mask with no legal action was given to TarocchinoRuleAgent.act")
-        out = np.array([self._act_row(obs[i], mask[i]) for i in range(len(mask))], dtype=np.int64)
-        return int(out[0]) if single else out
-
-    def _layout(self, size: int) -> tuple[int, dict[str, tuple[int, int]]]:
-        if size not in _SIZE_TO_N:
-            raise ValueError(f"an observation of size {size} is no Tarocchino observation (sizes: {sorted(_SIZE_TO_N)})")
-        n = _SIZE_TO_N[size]
-        if n not in self._fields:
-            self._fields[n] = {f.name: (f.offset, f.length) for f in layout(n)}
-        return n, self._fields[n]
-
-    def _act_row(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            return int(legal[0])
-        n, fields = self._layout(obs.shape[0])
-        r = _Row(obs, fields, n)
-        if mask[A_CLAIM] or mask[A_NO_CLAIM]:
-            return self._claim(r, mask)
-        if mask[A_DECLARE] or mask[A_NO_DECLARE]:
-            return A_DECLARE if mask[A_DECLARE] else A_NO_DECLARE
-        if mask[A_PASS] or mask[A_POSSO] or mask[A_DI_MIO] or mask[A_VA_BENE] or mask[A_OPPOSE]:
-            return self._auction(r, mask)
-        if mask[AB_DISCARD : AB_DISCARD + NUM_CARDS].any():
-            return AB_DISCARD + self._discard(r, np.flatnonzero(mask[AB_DISCARD : AB_DISCARD + NUM_CARDS]))
-        if mask[AB_GIVE : AB_GIVE + NUM_CARDS].any():
-            return AB_GIVE + self._give(r, np.flatnonzero(mask[AB_GIVE : AB_GIVE + NUM_CARDS]))
-        plays = np.flatnonzero(mask[AB_PLAY : AB_PLAY + NUM_CARDS])
-        if len(plays):
-            return AB_PLAY + self._play(r, plays)
-        return int(legal[0])
-
-    # ------------------------------------------------------------------ claims, auction
-    def _claim(self, r: _Row, mask: np.ndarray) -> int:
-        ok = self.target is None or r.claim_value >= self.target
-        if ok and mask[A_CLAIM]:
-            return A_CLAIM
-        return A_NO_CLAIM if mask[A_NO_CLAIM] else A_CLAIM
-
-    @staticmethod
-    def hand_strength(hand: np.ndarray) -> float:
-        """Terziglio hand strength: trumps (the high ones more), Kings, figures, voids, combinations."""
-        ids = np.flatnonzero(hand)
-        s = 0.0
-        for c in ids:
-            if TRUMP[c]:
-                s += 1.0 + {ANGELO: 3.0, MONDO: 2.5, SOLE: 1.5, LUNA: 1.2}.get(int(c), 0.0) + (0.08 * (RANK[c] - 8) if RANK[c] > 8 else 0.0)
-            elif c == MATTO:
-                s += 1.5
-            else:
-                s += {5: 2.0, 4: 0.8, 3: 0.4, 2: 0.2}.get(int(VALUE[c]), 0.0)
-        suits = SUIT[ids]
-        for su in range(4):
-            k = int(np.count_nonzero(suits == su))
-            if k == 0:
-                s += 1.0
-            elif k == 1:
-                s += 0.4
-        s += float(combination_points(hand)) / 12.0
-        return s
-
-    def _auction(self, r: _Row, mask: np.ndarray) -> int:
-        s = self.hand_strength(r.hand)
-        if mask[A_VA_BENE] or mask[A_OPPOSE]:
-            return A_OPPOSE if (s >= self.OPPOSE and mask[A_OPPOSE]) else A_VA_BENE if mask[A_VA_BENE] else A_OPPOSE
-        if s >= self.DI_MIO and mask[A_DI_MIO]:
-            return A_DI_MIO
-        if s >= self.POSSO and mask[A_POSSO]:
-            return A_POSSO
-        return A_PASS if mask[A_PASS] else int(np.flatnonzero(mask)[0])
 
     #: point games: the points expected from each player still to play, and the weight of a card's power for later tricks
     REST = 0.0
@@ -265,295 +898,53 @@ class TarocchinoRuleAgent:
     POSSO = 17.0
     OPPOSE = 25.0
 
-    # ------------------------------------------------------------------ sides
-    def _partners(self, r: _Row) -> list[int]:
-        if self.spec.sides == "partners" and r.n == 4:
-            return [2]
-        if self.spec.sides == "soloist" and r.soloist >= 0:
-            return [] if r.soloist == 0 else [s for s in (1, 2) if s != r.soloist]
-        return []
+    def __init__(self, game: str, target: int | None = None) -> None:
+        g = game[: -len("_v0")] if game.endswith("_v0") else game
+        if g not in GAMES:
+            raise ValueError(f"unknown Tarocchino game {game!r}; the games are {', '.join(GAMES)}")
+        self.game = g
+        self.spec = GAMES[g]
+        self.target = self.spec.target if target is None else int(target)
+        self.total_tricks = self.spec.tricks
+        #: the hand's loser takes a penalty point (Mattazza, §14.5): take as few points as possible
+        self.avoid_points = self.spec.scoring == "penalty"
+        self._key: tuple | None = None  # what the kernel's parameters were made from (_parameters)
 
-    # ------------------------------------------------------------------ discards, gift
-    def _discard(self, r: _Row, cands: np.ndarray) -> int:
-        hand = r.hand.copy()
-        rows = np.repeat(hand[None], len(cands) + 1, axis=0)
-        rows[np.arange(1, len(cands) + 1), cands] = False
-        cp = combination_points(rows)
-        loss = cp[0] - cp[1:]
-        suits = SUIT[np.flatnonzero(hand)]
-        best, best_cost = int(cands[0]), np.inf
-        for i, c in enumerate(cands):
-            c = int(c)
-            cost = 2.5 * float(loss[i])  # a cricca (12 points or more) is never broken for a trump or a long suit
-            if TRUMP[c]:
-                cost += 20.0 + 0.4 * RANK[c]
-            else:
-                k = int(np.count_nonzero(suits == SUIT[c]))
-                king = hand[SUIT[c] * 10 + 9]
-                cost += 1.5 * k + (-2.0 if k == 1 else 0.0)
-                if VALUE[c] > 1 and not king:
-                    cost -= 0.6 * PTS[c]  # an unprotected figure is safe in the own pile
-                elif VALUE[c] > 1:
-                    cost += 1.0 * PTS[c]
-                cost += 0.05 * STRENGTH[c]
-            if cost < best_cost - 1e-9:
-                best, best_cost = c, cost
-        return best
+    def _parameters(self) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel's ``game`` row and ``knobs`` (the strategy's numbers), made again whenever
+        an attribute they come from changed since the last call: a tuning script may set
+        ``target`` or ``DI_MIO`` on the instance, and the bot then plays as tuned."""
+        numbers = (self.REST, self.POWER, self.NEED_BASE, self.NEED_GROWTH, self.KEEP_WINNERS, self.DI_MIO, self.POSSO, self.OPPOSE)
+        key = (self.spec, self.target, numbers)
+        if key != self._key:
+            knobs = np.zeros(8, dtype=np.float64)
+            for k, value in zip((K_REST, K_POWER, K_NEED_BASE, K_NEED_GROWTH, K_KEEP_WINNERS, K_DI_MIO, K_POSSO, K_OPPOSE), numbers):
+                knobs[k] = value
+            self._key, self._game_row, self._knobs = key, game_row(self.spec, self.target), knobs
+        return self._game_row, self._knobs
 
-    def _give(self, r: _Row, cands: np.ndarray) -> int:
-        pile = r.discard | r.won[0]
-        for p in self._partners(r):
-            pile |= r.won[p]
-        rows = np.repeat(pile[None], len(cands) + 1, axis=0)
-        rows[np.arange(1, len(cands) + 1), cands] = False
-        cp = combination_points(rows)
-        cost = VALUE[cands] + (cp[0] - cp[1:])
-        if self.avoid_points:
-            return int(cands[int(np.argmax(cost))])  # the card that lowers the own score most
-        return int(cands[int(np.argmin(cost))])
-
-    # ------------------------------------------------------------------ play
-    def _play(self, r: _Row, plays: np.ndarray) -> int:
-        n = r.n
-        partners = set(self._partners(r))
-        on_table = r.trick.any(axis=1)
-        # the trick in play order from the leader
-        order = [(r.leader + k) % n for k in range(n)]
-        trick_cards = []  # (seat, card) in play order
-        for s in order:
-            if s != 0 and on_table[s]:
-                trick_cards.append((s, int(np.flatnonzero(r.trick[s])[0])))
-        after = [s for s in range(1, n) if r.active[s] and not on_table[s]]
-        lead, best, best_seat = -1, -1, -1
-        for s, c in trick_cards:
-            if c == MATTO:
-                continue
-            if lead < 0:
-                lead, best, best_seat = int(SUIT[c]), c, s
-            elif _beats(c, best, lead):
-                best, best_seat = c, s
-        # unseen cards, and what each other seat is known to hold (shown in a declaration)
-        seen = r.hand | r.discard | r.played.any(axis=0) | r.trick.any(axis=0)
-        unseen = ~seen
-        known = r.shown & unseen[None]
-        known[0] = False
-        pool = unseen & ~known.any(axis=0)
-        u = int(np.count_nonzero(pool))
-        h = int(np.count_nonzero(r.hand))
-        tricks_left = h
-        ctx = _Ctx(r, pool, u, h, known, after, partners, lead, best, best_seat, trick_cards, tricks_left, self.total_tricks)
-        if self.avoid_points:
-            return self._play_mattazza(ctx, plays)
-        return self._play_points(ctx, plays)
-
-    def _play_points(self, x: _Ctx, plays: np.ndarray) -> int:
-        r = x.r
-        side = r.hand | r.discard | r.won[0]
-        for p in x.partners:
-            side = side | r.won[p]
-        ours = [c for s, c in x.trick_cards if s in x.partners and c != MATTO]
-        theirs = [c for s, c in x.trick_cards if s not in x.partners and c != MATTO]
-        side_t = side.copy()
-        side_t[ours] = True
-        # combinations: losing each own card (hand or partner's on the table), gaining each of theirs
-        own_cards = [int(c) for c in plays if c != MATTO] + ours
-        rows = [side_t] + [_without(side_t, c) for c in own_cards] + [_with(side_t, c) for c in theirs]
-        cp = combination_points(np.array(rows))
-        worth = {}
-        for i, c in enumerate(own_cards):
-            worth[c] = PTS[c] + EXTRA[c] + float(cp[0] - cp[1 + i])
-        base = 1 + len(own_cards)
-        trick_value = sum(worth[c] for c in ours)
-        for i, c in enumerate(theirs):
-            trick_value += PTS[c] + EXTRA[c] + float(cp[base + i] - cp[0])
-        if x.tricks_left == 1:
-            trick_value += 6.0
-        rest = self.REST * len(x.after)
-        late = self.POWER * (x.tricks_left - 1) / max(1, x.total_tricks - 1)
-        best_card, best_ev = int(plays[0]), -np.inf
-        for c in plays:
-            c = int(c)
-            if c == MATTO:
-                p = x.side_win(x.best, x.best_seat)
-                reserve = -8.0 if x.tricks_left <= 2 else 1.0 + 2.0 * late
-                ev = (2 * p - 1) * (trick_value + rest) - (1 - p) * 1.0 - reserve
-                if not x.trick_cards and x.tricks_left > 2:
-                    ev -= 10.0  # no Matto lead by choice, but it is not kept for the last trick
-            else:
-                if x.lead < 0 or _beats(c, x.best, x.lead):
-                    p = x.side_win(c, 0)
-                else:
-                    p = x.side_win(x.best, x.best_seat)
-                ev = (2 * p - 1) * (trick_value + worth[c] + rest) - late * x.power(c)
-                if not x.trick_cards and not TRUMP[c]:
-                    ev += 0.05 * x.suit_count(int(SUIT[c]))  # lead from long suits
-            if ev > best_ev + 1e-9:
-                best_card, best_ev = c, ev
-        return best_card
-
-    def _play_mattazza(self, x: _Ctx, plays: np.ndarray) -> int:
-        r = x.r
-        mine = r.won[0].copy()
-        tcards = [c for _, c in x.trick_cards if c != MATTO]
-        base_set = mine.copy()
-        base_set[tcards] = True
-        cands = [int(c) for c in plays if c != MATTO]
-        rows = [mine, base_set] + [_with(base_set, c) for c in cands]
-        cp = combination_points(np.array(rows))
-        trick_pts = float(sum(PTS[c] for c in tcards)) + float(cp[1] - cp[0])
-        if x.tricks_left == 1:
-            trick_pts += 6.0
-        avg = float(PTS[x.pool].mean()) if x.u else 0.0
-        rest = (avg + 0.3) * len(x.after)
-        need = 0.0
-        if r.tricks_won[0] == 0:
-            need = self.NEED_BASE * r.n + self.NEED_GROWTH * (1.0 - (x.tricks_left - 1) / max(1, x.total_tricks - 1))
-        late = (x.tricks_left - 1) / max(1, x.total_tricks - 1)
-        sign = -1.0 if need == 0 else self.KEEP_WINNERS
-
-        def keep(c: int) -> float:
-            # a card that does not win: throw points and high cards, but keep winners while a trick is needed
-            return -0.5 * PTS[c] + sign * late * x.danger(c)
-
-        best_card, best_cost = int(plays[0]), np.inf
-        for c in plays:
-            c = int(c)
-            if c == MATTO:
-                cost = 1.5 * late if x.tricks_left > 1 else 0.0
-                if not x.trick_cards:
-                    cost += 5.0
-                if r.tricks_won[0] == 0:
-                    cost += 2.0  # without a trick the Matto itself goes
-            else:
-                i = cands.index(c)
-                if x.lead < 0 or _beats(c, x.best, x.lead):
-                    lead = x.lead if x.lead >= 0 else int(SUIT[c])
-                    p = x.hold(c, lead, x.after)
-                    value = trick_pts + PTS[c] + float(cp[2 + i] - cp[1]) + rest
-                    cost = p * (value - need) + (1 - p) * keep(c)
-                else:
-                    cost = keep(c)
-            if cost < best_cost - 1e-9:
-                best_card, best_cost = c, cost
-        return best_card
-
-
-def _without(m: np.ndarray, c: int) -> np.ndarray:
-    out = m.copy()
-    out[c] = False
-    return out
-
-
-def _strengths(ids: np.ndarray) -> tuple[list[int], list[list[int]]]:
-    """The sorted strengths of the trumps among ``ids``, and of the cards of each suit."""
-    suits = SUIT[ids]
-    trumps = sorted(STRENGTH[ids[TRUMP[ids]]].tolist())
-    return trumps, [sorted(STRENGTH[ids[suits == s]].tolist()) for s in range(4)]
-
-
-def _with(m: np.ndarray, c: int) -> np.ndarray:
-    out = m.copy()
-    out[c] = True
-    return out
-
-
-class _Ctx:
-    """The trick in progress and the unseen cards, seen from the player to act (relative seat 0)."""
-
-    def __init__(self, r, pool, u, h, known, after, partners, lead, best, best_seat, trick_cards, tricks_left, total_tricks):
-        self.r, self.pool, self.u, self.h = r, pool, u, h
-        self.after, self.partners = after, partners
-        self.lead, self.best, self.best_seat = lead, best, best_seat
-        self.trick_cards, self.tricks_left, self.total_tricks = trick_cards, tricks_left, total_tricks
-        self.pool_trumps, self.pool_suit = _strengths(np.flatnonzero(pool))
-        #: per seat still to play: how many of his cards are known, and their strengths (trumps, each suit)
-        self.known = {}
-        for j in after:
-            ids = np.flatnonzero(known[j])
-            self.known[j] = (len(ids), *_strengths(ids))
-        self._cache: dict = {}
-
-    def suit_count(self, s: int) -> int:
-        return int(np.count_nonzero(self.r.hand[s * 10 : s * 10 + 10]))
+    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray | int:
+        """The bot's actions for a batch (B, D) and (B, A) -> (B,) int64, or for one row -> an int."""
+        obs = np.asarray(observations)
+        mask = np.asarray(masks, dtype=bool)
+        single = mask.ndim == 1
+        if single:
+            obs, mask = obs[None], mask[None]
+        if mask.ndim != 2 or obs.ndim != 2 or mask.shape[1] != NUM_ACTIONS or obs.shape[0] != mask.shape[0]:
+            raise ValueError(f"observations (B, D) and masks (B, {NUM_ACTIONS}) expected, got {obs.shape} and {mask.shape}")
+        if obs.shape[1] not in _LAYOUTS:
+            raise ValueError(f"an observation of size {obs.shape[1]} is no Tarocchino observation (sizes: {sorted(_LAYOUTS)})")
+        n, off, width = _LAYOUTS[obs.shape[1]]
+        out = np.empty(len(mask), dtype=np.int64)
+        game, knobs = self._parameters()
+        if _act_rows(np.ascontiguousarray(obs), np.ascontiguousarray(mask), off, width, n, game, knobs, out):
+            raise ValueError("an action mask with no legal action was given to TarocchinoRuleAgent.act")
+        return int(out[0]) if single else out
 
     @staticmethod
-    def _stronger(strengths: list[int], c: int) -> int:
-        """How many of ``strengths`` (sorted) beat card ``c`` played before them (a later Moro beats a Moro)."""
-        k = int(STRENGTH[c])
-        if TRUMP[c] and k == MORO:
-            return len(strengths) - bisect_left(strengths, MORO)
-        return len(strengths) - bisect_right(strengths, k)
-
-    def cant_beat(self, j: int, c: int, lead: int) -> float:
-        """Chance that seat ``j`` (still to play) cannot beat card ``c``, the winning card, lead suit ``lead``."""
-        key = (j, c, lead)
-        if key in self._cache:
-            return self._cache[key]
-        n_known, kn_trumps, kn_suits = self.known[j]
-        h = max(0, self.h - n_known)
-        u = self.u
-        t = len(self.pool_trumps)
-        if lead == 4:  # trumps led: a higher trump beats
-            p = 0.0 if self._stronger(kn_trumps, c) else _p_none(self._stronger(self.pool_trumps, c), h, u)
-        else:
-            su = self.pool_suit[lead]
-            kn_suit = kn_suits[lead]
-            if TRUMP[c]:  # a trump on a suit: a void player with a higher trump beats it
-                if kn_suit:
-                    p = 1.0
-                else:
-                    void = _p_none(len(su), h, u)
-                    if self._stronger(kn_trumps, c):
-                        p = 1.0 - void
-                    else:
-                        p = 1.0 - (void - _p_none(len(su) + self._stronger(self.pool_trumps, c), h, u))
-            else:  # a suit card: a higher card of the suit, or a void player with a trump
-                if self._stronger(kn_suit, c):
-                    p = 0.0
-                else:
-                    no_higher = _p_none(self._stronger(su, c), h, u)
-                    if kn_suit:
-                        p = no_higher
-                    elif kn_trumps:
-                        p = no_higher - _p_none(len(su), h, u)
-                    else:
-                        void = _p_none(len(su), h, u)
-                        p = no_higher - (void - _p_none(len(su) + t, h, u))
-        p = min(1.0, max(0.0, p))
-        self._cache[key] = p
-        return p
-
-    def hold(self, c: int, lead: int, seats: list[int]) -> float:
-        """Chance that none of ``seats`` can beat card ``c``."""
-        p = 1.0
-        for j in seats:
-            p *= self.cant_beat(j, c, lead)
-        return p
-
-    def side_win(self, c: int, seat: int) -> float:
-        """Chance that the player's side takes the trick when ``c`` (played by ``seat``) is winning."""
-        if c < 0:
-            return 0.0
-        lead = self.lead if self.lead >= 0 else int(SUIT[c])
-        opps = [j for j in self.after if j not in self.partners]
-        if seat == 0 or seat in self.partners:
-            return self.hold(c, lead, opps)
-        mates = [j for j in self.after if j in self.partners]
-        if not mates:
-            return 0.0
-        return 0.6 * (1.0 - self.cant_beat(mates[0], c, lead))
-
-    def power(self, c: int) -> float:
-        """What card ``c`` is worth for winning later tricks."""
-        if TRUMP[c]:
-            t = self.pool_trumps
-            if not t:
-                return 0.5
-            return 0.3 + 2.5 * bisect_left(t, int(STRENGTH[c])) / len(t)
-        s = int(SUIT[c])
-        higher = self._stronger(self.pool_suit[s], c)
-        return 1.0 if higher == 0 else 0.4 if higher == 1 else 0.0
-
-    def danger(self, c: int) -> float:
-        """Mattazza: how likely card ``c`` is to win a later trick, in points."""
-        return 1.5 * self.power(c)
+    def hand_strength(hand: np.ndarray) -> float:
+        """Terziglio hand strength of a (62,) card mask: trumps (the high ones more), Kings, figures, voids, combinations."""
+        m = np.ascontiguousarray(hand, dtype=bool)
+        if m.shape != (NUM_CARDS,):
+            raise ValueError(f"a hand is a card mask of shape ({NUM_CARDS},), got {m.shape}")
+        return float(_hand_strength(m, np.zeros(N_SEQUENCES, dtype=np.int64), np.zeros(N_SEQUENCES, dtype=np.int64)))

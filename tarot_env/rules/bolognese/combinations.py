@@ -172,7 +172,8 @@ def cricche_points(sets: np.ndarray, *, doubling: bool = True) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- sequences, batch
-_MORI_CODE = {"both": 0, "grande": 1, "mori": 2, "best": 3}
+#: the U5 ``mori`` option as the int the row functions take (:func:`combination_points_row`)
+MORI_CODE = {"both": 0, "grande": 1, "mori": 2, "best": 3}
 _SUIT_FIGS = SUIT_FIGURES  # (4, 3)
 
 
@@ -300,13 +301,26 @@ def _cricche_row_py(m, doubling):
 _cricche_row = njit(_cricche_row_py) or _cricche_row_py
 
 
+def combination_points_row_py(m, mori_code, doubling, L, L2):
+    """:func:`combination_points` of one set ``m`` (62,) bool: cricche + sequences, each doubled
+    on its own (§6.2). ``mori_code`` is :data:`MORI_CODE` of the U5 option; ``L`` and ``L2`` are
+    (7,) int64 scratch rows (the sequence lengths, overwritten). The one implementation of the
+    count: the batch functions loop over it, and compiled callers (the rule-based bot, which
+    values each card it could play or discard by the combinations it makes or breaks) call it
+    row by row without building a batch."""
+    _best_lengths_row(m, mori_code, doubling, L, L2)
+    return _cricche_row(m, doubling) + _sequence_total_row(L, doubling)
+
+
+combination_points_row = njit(combination_points_row_py) or combination_points_row_py
+
+
 def _points_rows_py(m, mori_code, doubling, out):
-    """combination_points row by row: cricche + sequences, each doubled on its own (§6.2)."""
+    """combination_points row by row (:func:`combination_points_row`)."""
     L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
     L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
     for r in range(m.shape[0]):
-        _best_lengths_row(m[r], mori_code, doubling, L, L2)
-        out[r] = _cricche_row(m[r], doubling) + _sequence_total_row(L, doubling)
+        out[r] = combination_points_row(m[r], mori_code, doubling, L, L2)
 
 
 _points_rows = njit(_points_rows_py) or _points_rows_py
@@ -315,7 +329,7 @@ _points_rows = njit(_points_rows_py) or _points_rows_py
 def _lengths(m: np.ndarray, mori: str, doubling: bool = True) -> np.ndarray:
     """L of each sequence family, 0 where not valid (U5 ``mori`` including "best")."""
     L = np.zeros((len(m), len(SEQUENCE_FAMILIES)), dtype=np.int64)
-    _lengths_rows(np.ascontiguousarray(m), _MORI_CODE[mori], doubling, L)
+    _lengths_rows(np.ascontiguousarray(m), MORI_CODE[mori], doubling, L)
     return L
 
 
@@ -368,7 +382,7 @@ def combination_points(sets: np.ndarray, *, mori: str = "both", doubling: bool =
     m, single = _masks(sets)
     _check_mori(mori)
     out = np.zeros(len(m), dtype=np.int64)
-    _points_rows(np.ascontiguousarray(m), _MORI_CODE[mori], bool(doubling), out)
+    _points_rows(np.ascontiguousarray(m), MORI_CODE[mori], bool(doubling), out)
     return _out(out, single)
 
 
@@ -501,7 +515,7 @@ def combination_cards(sets: np.ndarray, *, mori: str = "both", doubling: bool = 
     m, single = _masks(sets)
     _check_mori(mori)
     out = np.zeros_like(m)
-    _cards_rows(np.ascontiguousarray(m), _MORI_CODE[mori], bool(doubling), out)
+    _cards_rows(np.ascontiguousarray(m), MORI_CODE[mori], bool(doubling), out)
     return _out(out, single)
 
 
