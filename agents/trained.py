@@ -36,6 +36,12 @@ TABLES: dict[str, tuple[str, int | None]] = {
 }
 
 
+#: tables played by another table's model: a one-hand episode of Quattro Scartate is an Ottocento
+#: hand (the same deal, rules and observation; the games differ only over a match, §9), so the
+#: Ottocento agent plays both
+SAME_MODEL: dict[str, str] = {"quattro_scartate_v0": "ottocento_v0"}
+
+
 def table_of(env_id: str, num_players: int | None = None) -> str:
     """The table an env id and player count make (``None``: the env's default count)."""
     import tarot_env
@@ -61,7 +67,7 @@ def model_file(table: str) -> Path:
     """The model file of ``table``; ``ValueError`` naming the tables that have one if there is none."""
     if table not in TABLES:
         raise ValueError(f"unknown table {table!r}; the tables are {', '.join(TABLES)}")
-    path = models_dir() / f"{table}.zip"
+    path = models_dir() / f"{SAME_MODEL.get(table, table)}.zip"
     if not path.is_file():
         have = available()
         raise ValueError(
@@ -74,7 +80,7 @@ def model_file(table: str) -> Path:
 def available() -> list[str]:
     """The tables that have a model, in :data:`TABLES` order."""
     folder = models_dir()
-    return [t for t in TABLES if (folder / f"{t}.zip").is_file()]
+    return [t for t in TABLES if (folder / f"{SAME_MODEL.get(t, t)}.zip").is_file()]
 
 
 def pretrained(table: str, deterministic: bool = True) -> Any:
@@ -98,8 +104,9 @@ def export(source: str | Path, table: str, folder: str | Path | None = None) -> 
     small. The exported model is what the benchmark evaluates."""
     from sb3_contrib import MaskablePPO
 
-    if table not in TABLES:
-        raise ValueError(f"unknown table {table!r}; the tables are {', '.join(TABLES)}")
+    if table not in TABLES or table in SAME_MODEL:
+        own = [t for t in TABLES if t not in SAME_MODEL]
+        raise ValueError(f"cannot export a model for {table!r}: the tables with a model file of their own are {', '.join(own)}")
     model = MaskablePPO.load(str(source), device="cpu")
     policy = model.policy.half()  # stored as float16; loading copies the weights into a float32 policy
     policy.optimizer = policy.optimizer_class(policy.parameters(), lr=model.lr_schedule(1), **policy.optimizer_kwargs)

@@ -74,7 +74,7 @@ def test_a_trained_model_exports_small_loads_by_name_and_plays(tmp_path, monkeyp
     assert not exported.policy.optimizer.state_dict()["state"]  # no optimizer state
 
     monkeypatch.setenv("TAROT_ENV_MODELS", str(models))
-    assert P.available() == ["ottocento_v0"]
+    assert P.available() == ["ottocento_v0", "quattro_scartate_v0"]  # one model for both (SAME_MODEL)
     agent = P.pretrained("ottocento_v0")
     import tarot_env
 
@@ -90,3 +90,28 @@ def test_a_trained_model_exports_small_loads_by_name_and_plays(tmp_path, monkeyp
     with pytest.raises(ValueError, match="unknown table"):
         P.model_file("ottocento")
     assert P.table_of("french_tarot_v0") == "french_tarot_v0_4p" and P.table_of("mattazza_v0", 6) == "mattazza_v0_6p"
+
+
+@pytest.mark.parametrize("table", P.available())
+def test_every_committed_model_loads_by_name_and_plays_a_deal(table):
+    """Each model of results/models (the tables that have one: docs/results.md says which) loads by
+    name, is small, and plays a whole deal of its table with legal actions only (the env raises on
+    an illegal one)."""
+    import tarot_env
+
+    assert P.model_file(table).stat().st_size < 3_000_000
+    agent = P.pretrained(table)
+    env_id, n = P.TABLES[table]
+    env = tarot_env.make(env_id, **({} if n is None else {"num_players": n}))
+    env.reset(seed=7)
+    moves = 0
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else agent.act(obs["observation"], obs["action_mask"]))
+        moves += not (term or trunc)
+    assert moves > 0 and not env.agents
+
+
+def test_the_committed_models_fit_the_budget():
+    total = sum(p.stat().st_size for p in P.models_dir().glob("*.zip"))
+    assert total < 40_000_000, total
