@@ -158,10 +158,19 @@ def rules_options(config: TrainConfig) -> dict[str, Any]:
 
 
 def evaluate(model: Any, config: TrainConfig, opponent: Any, deals: int, seed: int = 1, deterministic: bool = True) -> float:
-    """The learner's mean score per deal (the env's ``score`` reward) against ``opponent`` at every other seat.
+    """The learner's mean score per deal (the env's ``score`` reward) against ``opponent`` at every other seat."""
+    return evaluate_ci(model, config, opponent, deals, seed, deterministic)[0]
+
+
+def evaluate_ci(
+    model: Any, config: TrainConfig, opponent: Any, deals: int, seed: int = 1, deterministic: bool = True
+) -> tuple[float, float]:
+    """The learner's mean score per deal against ``opponent`` at every other seat, and the half-width
+    of its 95% normal interval over the deals.
 
     ``deals`` tables each play one deal (seats rotating over the tables), so that no kind of deal is
-    over-represented by finishing sooner.
+    over-represented by finishing sooner. The same ``seed`` gives the same deals at every
+    evaluation of a run, so that its points differ by the policy, not by the cards.
     """
     from tarot_env.wrappers import TarotVecEnv
 
@@ -170,13 +179,20 @@ def evaluate(model: Any, config: TrainConfig, opponent: Any, deals: int, seed: i
     venv.seed(seed)
     obs = venv.reset()
     scores = np.full(deals, np.nan)
+    earned = np.zeros(deals)  # the learner's rewards so far in each table's deal
     while np.isnan(scores).any():
         actions, _ = model.predict(obs, action_masks=venv.action_masks(), deterministic=deterministic)
-        obs, _, dones, infos = venv.step(actions)
+        obs, rewards, dones, _ = venv.step(actions)
+        earned += rewards
         for t in np.flatnonzero(dones):
             if np.isnan(scores[t]):
-                scores[t] = infos[t]["scores"][infos[t]["seat"]]
-    return float(scores.mean())
+                # the sum of the learner's rewards over the deal: his score as the arena counts it (the
+                # env's reward="score": in partnership games his side's points minus the other side's).
+                # infos["scores"] holds the players' points, which in Tarocchino games are not that margin
+                scores[t] = earned[t]
+        earned[dones] = 0.0
+    half = 1.959963984540054 * float(scores.std(ddof=1)) / np.sqrt(deals) if deals > 1 else float("nan")
+    return float(scores.mean()), half
 
 
 # ---------------------------------------------------------------------- the callback
@@ -279,13 +295,17 @@ def make_callback(
             with self._timed("evaluation"):
                 buffer = self.model.ep_info_buffer
                 mean_reward = float(np.mean([e["r"] for e in buffer])) if buffer else float("nan")
+                vs_random = evaluate_ci(self.model, config, pool.fixed["random"], config.eval_episodes)
+                vs_rules = evaluate_ci(self.model, config, pool.fixed["rules"], config.eval_episodes)
                 row = {
                     "steps": self.num_timesteps,
                     "seconds": 0.0,
                     "mean_episode_reward": mean_reward,
-                    "eval_vs_random": evaluate(self.model, config, pool.fixed["random"], config.eval_episodes),
-                    "eval_vs_rules": evaluate(self.model, config, pool.fixed["rules"], config.eval_episodes),
+                    "eval_vs_random": vs_random[0],
+                    "eval_vs_rules": vs_rules[0],
                     "snapshots": len(pool.snapshots),
+                    "eval_vs_random_ci95": vs_random[1],  # half-width of the 95% interval over the evaluation's deals
+                    "eval_vs_rules_ci95": vs_rules[1],
                 }
             row["seconds"] = round(time.perf_counter() - self.start, 1)
             training = self.training_seconds()
@@ -362,9 +382,16 @@ def plot_curve(rows: list[dict[str, float]], path: Path, title: str) -> None:
         ("eval_vs_rules", "evaluation against the rule-based bot", "score per deal"),
     ]
     for ax, (key, name, unit) in zip(axes, panels):  # one scale each: the score against the bot is small
-        ax.plot(steps, [r[key] for r in rows], marker="o")
+        half = [r.get(f"{key}_ci95", float("nan")) for r in rows]
+        if any(np.isfinite(h) for h in half):  # the evaluation points with their 95% intervals
+            ax.errorbar(steps, [r[key] for r in rows], yerr=half, marker="o", capsize=3)
+            ax.set_title(f"{name}\n(95% intervals over the evaluation's deals)", fontsize=9)
+        else:
+            ax.plot(steps, [r[key] for r in rows], marker="o")
         ax.axhline(0, color="grey", lw=0.5)
-        ax.set(title=name, xlabel="PPO steps (0: after the warm start)" if rows[0]["steps"] == 0 else "steps", ylabel=unit)
+        if not ax.get_title():
+            ax.set_title(name, fontsize=9)
+        ax.set(xlabel="PPO steps (0: after the warm start)" if rows[0]["steps"] == 0 else "steps", ylabel=unit)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

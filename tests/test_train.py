@@ -47,6 +47,7 @@ def test_tiny_run_writes_its_files_and_the_model_plays_legal_actions(tmp_path, e
         rows = list(csv.DictReader(f))
     assert [int(r["steps"]) for r in rows] == [1024, 2048]
     assert all(np.isfinite(float(r[k])) for r in rows for k in ("eval_vs_random", "eval_vs_rules"))
+    assert all(float(r[f"{k}_ci95"]) > 0 for r in rows for k in ("eval_vs_random", "eval_vs_rules"))  # the points' intervals
 
     agent = SB3PolicyAgent(MaskablePPO.load(final))
     venv = TarotVecEnv(8, env_id=env_id, seat="rotate", opponents=agent)  # the model at every seat
@@ -196,3 +197,29 @@ def json_config(path):
     import json
 
     return json.loads((path / "config.json").read_text())
+
+
+@pytest.mark.parametrize("env_id", ["ottocento_v0", "millone_v0", "french_tarot_v0"])
+def test_an_evaluation_scores_the_margin_the_arena_scores(env_id):
+    """The training's evaluation counts the learner's score as the arena does (the sum of his
+    rewards with reward="score": in partnership games his side's points minus the other side's),
+    so the bot against copies of itself scores about 0 and beats random players. It used to read
+    the players' points, which in Tarocchino games made every policy look some 200 points ahead."""
+    from tarot_env.agents.random_agent import RandomAgent
+    from tarot_env.experiments.train import evaluate_ci, rule_agent
+
+    class AsModel:  # an agent behind SB3's predict()
+        def __init__(self, agent):
+            self.agent = agent
+
+        def predict(self, obs, action_masks=None, deterministic=True):
+            return self.agent.act(obs, action_masks), None
+
+    config = TrainConfig(env_id=env_id)
+    bot = rule_agent(env_id)
+    even, half = evaluate_ci(AsModel(bot), config, bot, 300)
+    assert abs(even) <= 1.5 * half, (even, half)  # the same policy at every seat: level
+    ahead, half = evaluate_ci(AsModel(bot), config, RandomAgent(1), 300)
+    assert ahead - half > 0
+    behind, half = evaluate_ci(AsModel(RandomAgent(0)), config, bot, 300)
+    assert behind + half < 0
