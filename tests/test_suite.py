@@ -115,3 +115,14 @@ def test_every_committed_model_loads_by_name_and_plays_a_deal(table):
 def test_the_committed_models_fit_the_budget():
     total = sum(p.stat().st_size for p in P.models_dir().glob("*.zip"))
     assert total < 40_000_000, total
+
+
+def test_the_arena_plays_the_trained_agent_by_name(tmp_path, monkeypatch, capsys):
+    from tarot_env.experiments import arena
+
+    res = arena.main(["--env", "french_tarot_v0", "--players", "4", "--agents", "pretrained,rules", "--deals", "2", "--out", str(tmp_path)])
+    assert res["fallbacks"]["pretrained"]["moves"] > 0 and res["fallbacks"]["pretrained"]["fallback"] == 0
+    monkeypatch.setenv("TAROT_ENV_MODELS", str(tmp_path / "none"))
+    with pytest.raises(SystemExit) as e:
+        arena.main(["--env", "millone_v0", "--agents", "pretrained,rules", "--deals", "2", "--out", str(tmp_path)])
+    assert e.value.code == 2 and "no trained model for 'millone_v0'" in capsys.readouterr().err

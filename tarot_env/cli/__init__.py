@@ -94,7 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="player count (French Tarot 3-5, Mattazza 3-6; default 4, or the game's)")
     p.add_argument("--seat", help="your seat: 0..N-1, or random (default 0)")
     p.add_argument(
-        "--agents", default="rules", help="agents at the other seats, in seat order, cycled: rules, random, sb3:<model.zip> (default rules)"
+        "--agents",
+        default="rules",
+        help="agents at the other seats, in seat order, cycled: rules, random, pretrained, sb3:<model.zip> (default rules)",
     )
     p.add_argument("--deals", type=checks.deals, help="deals (hands) in the session; scores add up (default 1)")
     p.add_argument("--match", action="store_true", help="Tarocchino: a whole game (episode='match') to its end")

@@ -429,7 +429,7 @@ def run(args: argparse.Namespace) -> int:
     first_dealer = int(rng.integers(n))
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     if not specs:
-        raise SystemExit("tarot play: error: --agents needs at least one agent: rules, random or sb3:<model.zip>")
+        raise SystemExit("tarot play: error: --agents needs at least one agent: rules, random, pretrained or sb3:<model.zip>")
     path = record_path(args.record, env_id)
     if why := checks.writable_file_error(path, "--record"):  # now, not after the deal: the record would be lost
         raise SystemExit(f"tarot play: error: {why}")
