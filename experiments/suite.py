@@ -27,13 +27,14 @@ with the command that made them; ``docs/results.md`` shows them between the mark
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import platform
 import time
 from pathlib import Path
 from typing import Any
 
-from tarot_env.agents.trained import TABLES, available
+from tarot_env.agents.trained import SAME_MODEL, TABLES, available
 
 #: the protocol's version and its settings; a change of any of them is a new version
 PROTOCOL: dict[str, Any] = {
@@ -110,7 +111,25 @@ def _rate(c: dict) -> str:
     return "—" if c.get("n", 0) == 0 else f"{c['mean']:.2f} [{c['lo']:.2f}, {c['hi']:.2f}]"
 
 
-def markdown(folder: str | Path = "results/leaderboard") -> str:
+def training_budget(table: str, folder: str | Path = "results/training") -> str | None:
+    """One line on how the table's trained agent was made, from its run's ``config.json`` and
+    ``log.csv`` (kept in ``results/training/<table>``); None where there is none."""
+    run = Path(folder) / table
+    if not (run / "config.json").exists() or not (run / "log.csv").exists():
+        return None
+    config = json.loads((run / "config.json").read_text())
+    with open(run / "log.csv", newline="") as f:
+        last = list(csv.DictReader(f))[-1]
+    options = ", ".join(f"{k}={v}" for k, v in config.get("options", {}).items()) or "default options"
+    pace = f", {float(last['steps_per_second']):,.0f} learner steps/s" if last.get("steps_per_second") else ""
+    return (
+        f"trained: {config['bc_deals']:,} cloned deals, then {int(last['steps']):,} PPO steps ({options}, learning rate "
+        f"{config['learning_rate']:g}, {'bfloat16 first layer' if config.get('bf16_first_layer') else 'float32'}), "
+        f"{float(last['seconds']) / 60:.0f} min of PPO on one core{pace}; `results/training/{table}/`"
+    )
+
+
+def markdown(folder: str | Path = "results/leaderboard", training: str | Path = "results/training") -> str:
     """Every table's leaderboard as Markdown, from the saved rows."""
     out = []
     for table in TABLES:
@@ -134,6 +153,9 @@ def markdown(folder: str | Path = "results/leaderboard") -> str:
                 f"{np_['plays']} of {np_['of_plays']} | {r['seconds']:.0f} s |"
             )
         out.append("")
+        budget = training_budget(SAME_MODEL.get(table, table), training)
+        if budget:
+            out.append(budget + ("" if table not in SAME_MODEL else f" (the {SAME_MODEL[table]} model)") + "\n")
         out.append("<details><summary>commands</summary>\n")
         out.extend(f"- {r['entry']}: `{r['command']}`" for r in rows)
         out.append("\n</details>\n")

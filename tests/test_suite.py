@@ -126,3 +126,12 @@ def test_the_arena_plays_the_trained_agent_by_name(tmp_path, monkeypatch, capsys
     with pytest.raises(SystemExit) as e:
         arena.main(["--env", "millone_v0", "--agents", "pretrained,rules", "--deals", "2", "--out", str(tmp_path)])
     assert e.value.code == 2 and "no trained model for 'millone_v0'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("table", P.available())
+def test_every_committed_model_has_its_config_log_and_learning_curve(table):
+    own = P.SAME_MODEL.get(table, table)
+    run = P.models_dir().parent / "training" / own
+    for name in ("config.json", "log.csv", "learning_curve.png", "summary.txt"):
+        assert (run / name).stat().st_size > 0, run / name
+    assert suite.training_budget(own, run.parent).startswith("trained: ")
