@@ -37,7 +37,7 @@ TABLES: dict[str, tuple[str, int | None]] = {
 
 
 #: tables played by another table's model: a one-hand episode of Quattro Scartate is an Ottocento
-#: hand (the same deal, rules and observation; the games differ only over a match, §9), so the
+#: hand (the same deal, rules and observation; the games differ only over a match, docs/rules/tarocchino.md §9), so the
 #: Ottocento agent plays both
 SAME_MODEL: dict[str, str] = {"quattro_scartate_v0": "ottocento_v0"}
 
