@@ -55,7 +55,7 @@ train: $(STAMP)
 	$(PY) -m tarot_env.experiments.train --env french_tarot_v0 --players 4 --timesteps 300000 --out runs/french4
 
 benchmark: $(STAMP)
-	$(PY) -m tarot_env.experiments.suite
+	$(PY) -m tarot_env.experiments.suite --out results/leaderboard --docs docs/results.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist

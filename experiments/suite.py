@@ -1,8 +1,8 @@
 """The benchmark suite: one fixed, versioned evaluation protocol per table, and its leaderboard.
 
-    python -m tarot_env.experiments.suite --table ottocento_v0 --agent sb3:runs/mine/model_final.zip   # your agent
-    python -m tarot_env.experiments.suite                        # every table's leaderboard (make benchmark)
-    python -m tarot_env.experiments.suite --table mattazza_v0_4p  # one table's
+    python -m tarot_env.experiments.suite --table ottocento_v0 --agent sb3:runs/mine/model_final.zip --name mine  # your agent
+    python -m tarot_env.experiments.suite --table mattazza_v0_4p  # one table's standard entries, again
+    make benchmark   # every table: --out results/leaderboard --docs docs/results.md
 
 **Protocol v1** (:data:`PROTOCOL`), the same for every table of :data:`TABLES`:
 
@@ -19,9 +19,12 @@
 
 The leaderboard of a table has a row per entry: ``random``, ``rules`` (the reference against
 itself), ``trained`` (``results/models/<table>.zip``, :mod:`tarot_env.agents.trained`) and
-any agent evaluated with ``--agent`` and ``--name``. Rows are kept in ``results/leaderboard/<table>.json``
-with the command that made them; ``docs/results.md`` shows them between the markers
-``<!-- leaderboard -->`` and ``<!-- /leaderboard -->`` (``--no-docs`` leaves it alone).
+any agent evaluated with ``--agent`` and ``--name``. Rows are kept in ``<out>/<table>.json``
+with the command that made them (``--out``, default ``runs/leaderboard``; a table's file there
+starts from the committed leaderboard, ``results/leaderboard/<table>.json``, so that your agent
+is ranked among the standard entries), and the tables evaluated are printed. ``--docs FILE``
+rewrites the file's section between the markers ``<!-- leaderboard -->`` and ``<!-- /leaderboard -->``
+(``make benchmark``: ``--out results/leaderboard --docs docs/results.md``).
 """
 
 from __future__ import annotations
@@ -92,10 +95,16 @@ def leaderboard_path(table: str, folder: str | Path = "results/leaderboard") -> 
     return Path(folder) / f"{table}.json"
 
 
-def save_row(row: dict, folder: str | Path = "results/leaderboard") -> Path:
-    """Add or replace ``row`` (by its entry name) in its table's leaderboard file."""
+#: the committed leaderboard, where a new leaderboard folder's tables start from
+COMMITTED = Path(__file__).resolve().parent.parent / "results" / "leaderboard"
+
+
+def save_row(row: dict, folder: str | Path = "runs/leaderboard") -> Path:
+    """Add or replace ``row`` (by its entry name) in its table's leaderboard file (a new file starts
+    from the committed leaderboard's rows of that table, where there is one)."""
     path = leaderboard_path(row["table"], folder)
-    rows = json.loads(path.read_text())["rows"] if path.exists() else []
+    start = path if path.exists() else leaderboard_path(row["table"], COMMITTED)
+    rows = json.loads(start.read_text())["rows"] if start.exists() else []
     rows = [r for r in rows if r["entry"] != row["entry"]] + [row]
     rows.sort(key=lambda r: -r["difference"]["mean"])
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -129,10 +138,10 @@ def training_budget(table: str, folder: str | Path = "results/training") -> str 
     )
 
 
-def markdown(folder: str | Path = "results/leaderboard", training: str | Path = "results/training") -> str:
-    """Every table's leaderboard as Markdown, from the saved rows."""
+def markdown(folder: str | Path = "results/leaderboard", training: str | Path = "results/training", tables: list[str] | None = None) -> str:
+    """Every table's leaderboard (or ``tables``') as Markdown, from the saved rows."""
     out = []
-    for table in TABLES:
+    for table in tables if tables is not None else TABLES:
         path = leaderboard_path(table, folder)
         if not path.exists():
             continue
@@ -201,10 +210,14 @@ def main(argv: list[str] | None = None) -> list[dict]:
     p.add_argument(
         "--deals", type=checks.deals, default=None, help=f"fewer deals than the protocol's {PROTOCOL['deals']} (a quick look, marked)"
     )
-    p.add_argument("--out", default="results/leaderboard", help="folder of the leaderboard files (default results/leaderboard)")
+    p.add_argument(
+        "--out",
+        default="runs/leaderboard",
+        help="folder of the leaderboard files (default runs/leaderboard; make benchmark: results/leaderboard)",
+    )
     p.add_argument("--deals-dir", default="results/deals", help="folder of the deal sets")
-    p.add_argument("--docs", default="docs/results.md", help="the document whose leaderboard section is rewritten")
-    p.add_argument("--no-docs", action="store_true", help="leave the document alone")
+    p.add_argument("--docs", default=None, help="a document whose leaderboard section to rewrite (make benchmark: docs/results.md)")
+    p.add_argument("--no-docs", action="store_true", help="rewrite no document (the default without --docs)")
     p.add_argument("--no-progress-bar", action="store_true")
     args = p.parse_args(argv)
     tables = args.table or list(TABLES)
@@ -217,8 +230,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
         rows = run(tables, entries, args.deals, args.out, args.deals_dir, progress=not args.no_progress_bar)
     except ValueError as err:
         p.exit(1, f"{p.prog}: error: {err}\n")
-    if not args.no_docs and Path(args.docs).exists():
+    if args.docs and not args.no_docs:
         write_docs(args.docs, args.out)
+    shown = sorted({r["table"] for r in rows}, key=list(TABLES).index)
+    print(markdown(args.out, tables=shown))
     print(f"{len(rows)} rows in {time.perf_counter() - start:.0f} s; leaderboard files in {args.out}")
     return rows
 

@@ -36,7 +36,11 @@ def test_a_row_is_the_entry_against_the_bot_and_is_saved_and_shown(tmp_path):
     suite.save_row(reference, tmp_path)
     suite.save_row(row, tmp_path)  # replaced, not repeated
     rows = json.loads((tmp_path / "quindici_v0.json").read_text())["rows"]
-    assert [r["entry"] for r in rows] == ["rules", "random"]  # ranked by the difference
+    committed = json.loads((suite.COMMITTED / "quindici_v0.json").read_text())["rows"]
+    # the new file started from the committed rows; the two rows made here replaced theirs; ranked by the difference
+    assert sorted(r["entry"] for r in rows) == sorted({r["entry"] for r in committed} | {"rules", "random"})
+    assert [r["difference"]["mean"] for r in rows] == sorted((r["difference"]["mean"] for r in rows), reverse=True)
+    assert next(r for r in rows if r["entry"] == "random")["deals"] == 4
     text = suite.markdown(tmp_path)
     assert "**quindici_v0**" in text and "random (4 deals: not protocol v1)" in text
     doc = tmp_path / "results.md"
