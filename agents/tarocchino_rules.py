@@ -226,28 +226,17 @@ def _points_py(cards, L, L2):
 _points = njit(_points_py, inline=True) or _points_py
 
 
-def _points_without_py(cards, c, L, L2):
-    """The combination points of ``cards`` without card ``c`` (``cards`` is left as it was)."""
+def _points_if_py(cards, c, held, L, L2):
+    """The combination points of ``cards`` were card ``c`` held (``held=True``) or not
+    (``False``); ``cards`` is left as it was."""
     had = cards[c]
-    cards[c] = False
+    cards[c] = held
     v = _points(cards, L, L2)
     cards[c] = had
     return v
 
 
-_points_without = njit(_points_without_py) or _points_without_py
-
-
-def _points_with_py(cards, c, L, L2):
-    """The combination points of ``cards`` with card ``c`` added (``cards`` is left as it was)."""
-    had = cards[c]
-    cards[c] = True
-    v = _points(cards, L, L2)
-    cards[c] = had
-    return v
-
-
-_points_with = njit(_points_with_py) or _points_with_py
+_points_if = njit(_points_if_py) or _points_if_py
 
 
 # ====================================================================== claims, declarations, auction
@@ -328,7 +317,7 @@ def _discard_py(mask, hand, L, L2):
         if best < 0:
             best = c
         # a cricca (12 points or more) is never broken for a trump or a long suit
-        cost = 2.5 * float(whole - _points_without(hand, c, L, L2))
+        cost = 2.5 * float(whole - _points_if(hand, c, False, L, L2))
         if TRUMP[c]:
             cost += 20.0 + 0.4 * RANK[c]
         else:
@@ -361,7 +350,7 @@ def _give_py(mask, pile, penalty, L, L2):
     for c in range(NUM_CARDS):
         if not mask[AB_GIVE + c]:
             continue
-        cost = VALUE[c] + float(whole - _points_without(pile, c, L, L2))
+        cost = VALUE[c] + float(whole - _points_if(pile, c, False, L, L2))
         if best < 0 or (penalty and cost > best_cost) or (not penalty and cost < best_cost):
             best, best_cost = c, cost
     return best
@@ -646,17 +635,17 @@ def _play_points_py(mask, obs, off, n, game, knobs, view, scratch):
     whole = _points(side, L, L2)
     for c in range(NUM_CARDS):
         if mask[AB_PLAY + c] and c != MATTO:
-            worth[c] = PTS[c] + EXTRA[c] + float(whole - _points_without(side, c, L, L2))
+            worth[c] = PTS[c] + EXTRA[c] + float(whole - _points_if(side, c, False, L, L2))
     trick_value = 0.0
     for k in range(trick[T_CARDS]):  # the partners' cards: their worth to the side
         c = trick_cards[k]
         if partner[trick_seats[k]] and c != MATTO:
-            worth[c] = PTS[c] + EXTRA[c] + float(whole - _points_without(side, c, L, L2))
+            worth[c] = PTS[c] + EXTRA[c] + float(whole - _points_if(side, c, False, L, L2))
             trick_value += worth[c]
     for k in range(trick[T_CARDS]):  # the opponents' cards: what the side would gain with them
         c = trick_cards[k]
         if not partner[trick_seats[k]] and c != MATTO:
-            trick_value += PTS[c] + EXTRA[c] + float(_points_with(side, c, L, L2) - whole)
+            trick_value += PTS[c] + EXTRA[c] + float(_points_if(side, c, True, L, L2) - whole)
     tricks_left = trick[T_IN_HAND]
     if tricks_left == 1:
         trick_value += 6.0
@@ -749,7 +738,7 @@ def _play_mattazza_py(mask, obs, off, n, game, knobs, view, scratch):
         elif trick[T_LEAD] < 0 or _beats(c, trick[T_BEST], trick[T_LEAD]):
             lead = trick[T_LEAD] if trick[T_LEAD] >= 0 else SUIT[c]
             p = _hold(c, lead, False, view)
-            value = trick_pts + PTS[c] + float(_points_with(pile, c, L, L2) - with_trick) + rest
+            value = trick_pts + PTS[c] + float(_points_if(pile, c, True, L, L2) - with_trick) + rest
             cost = p * (value - need) + (1 - p) * _keep(c, sign, late, pool, pool_groups)
         else:
             cost = _keep(c, sign, late, pool, pool_groups)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import numpy as np
@@ -154,3 +155,18 @@ def assert_same(before: dict, after: dict) -> None:
         for key, value in obs.items():
             assert np.array_equal(value, after["obs"][agent][key]), f"observation {key} of {agent} changed"
     assert before["book"] == after["book"]
+
+
+@contextlib.contextmanager
+def plain_python(*modules):
+    """Within the block, every compiled function of ``modules`` is its Python original
+    (``py_func``): the calls between them (the inlined helpers included) are looked up in the
+    module at run time, so the whole path runs as Python."""
+    swapped = [(m, name, value) for m in modules for name, value in vars(m).items() if callable(getattr(value, "py_func", None))]
+    try:
+        for module, name, value in swapped:
+            setattr(module, name, value.py_func)
+        yield
+    finally:
+        for module, name, value in swapped:
+            setattr(module, name, value)

@@ -17,6 +17,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from helpers_setup import plain_python as python_originals
 from oracles.tricks import TrickTables, legal_plays, play_card
 
 from tarot_env._jit import JIT_AVAILABLE
@@ -30,24 +31,10 @@ COMPILED_MODULES = (play, encoding)
 NEEDS_JIT = pytest.mark.skipif(not JIT_AVAILABLE, reason="the compiled path is off: only the Python functions exist")
 
 
-@contextlib.contextmanager
 def plain_python():
     """Within the block, every compiled function of the French play phase and encoder is its
-    Python original (``py_func``): the calls between them (the inlined helpers included) are
-    looked up in the module at run time, so the whole path runs as Python."""
-    swapped = []
-    for module in COMPILED_MODULES:
-        for name, value in vars(module).items():
-            py_func = getattr(value, "py_func", None)
-            if callable(py_func):
-                swapped.append((module, name, value))
-    try:
-        for module, name, value in swapped:
-            setattr(module, name, value.py_func)
-        yield
-    finally:
-        for module, name, value in swapped:
-            setattr(module, name, value)
+    Python original: the whole path runs as Python (helpers_setup.plain_python)."""
+    return python_originals(*COMPILED_MODULES)
 
 
 def test_jit_is_used_when_numba_is_installed():

@@ -15,10 +15,9 @@ the compiled kernel gives what its Python functions give.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 import pytest
+from helpers_setup import plain_python
 from oracles.tarocchino_rules_bot import TarocchinoRuleAgent as OracleBot
 from tarot_env.agents import tarocchino_rules
 from tarot_env.agents.random_agent import RandomAgent
@@ -203,30 +202,13 @@ def test_a_tuned_bot_plays_as_the_tuned_oracle():
         assert bot.act(obs, masks).tolist() == oracle.act(obs, masks).tolist()
 
 
-@contextlib.contextmanager
-def _plain_python():
-    """Within the block the bot's kernels (and the combination count they call) are their Python functions."""
-    swapped = []
-    for module in (tarocchino_rules, combinations):
-        for name, value in vars(module).items():
-            if callable(getattr(value, "py_func", None)):
-                swapped.append((module, name, value))
-    try:
-        for module, name, value in swapped:
-            setattr(module, name, value.py_func)
-        yield
-    finally:
-        for module, name, value in swapped:
-            setattr(module, name, value)
-
-
 @pytest.mark.skipif(not JIT_AVAILABLE, reason="the compiled path is off: only the Python functions exist")
 def test_the_compiled_kernel_equals_its_python_functions():
     assert hasattr(tarocchino_rules._act_rows, "py_func") and hasattr(combinations.combination_points_row, "py_func")
     obs, masks = _states("ottocento_v0", 12, seed=4, matto_exchange="choose")
     bot = TarocchinoRuleAgent("ottocento")
     compiled = bot.act(obs, masks)
-    with _plain_python():
+    with plain_python(tarocchino_rules, combinations):  # the bot and the combination count it calls
         assert not hasattr(tarocchino_rules._act_rows, "py_func")
         assert bot.act(obs, masks).tolist() == compiled.tolist()
     assert hasattr(tarocchino_rules._act_rows, "py_func")
