@@ -108,6 +108,10 @@ def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = 
         from tarot_env.agents.trained import model_file, table_of
 
         spec = f"sb3:{model_file(table_of(env_id, num_players))}"
+    if spec == "pimc" or spec.startswith("pimc:"):  # the search agent; the table binds it to its env
+        from tarot_env.agents.pimc import parse_spec
+
+        return parse_spec(spec, seed=seed)
     if spec.startswith("sb3:"):
         path = model_path(spec)
         from sb3_contrib import MaskablePPO
@@ -119,7 +123,22 @@ def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = 
             raise ValueError(f"agent {spec!r}: {str(path)!r} is not a model saved by MaskablePPO ({type(err).__name__}: {err})") from err
         check_model_fits(model, spec, env_id, num_players)
         return SB3PolicyAgent(model, deterministic=True)
-    raise ValueError(f"unknown agent {spec!r}: use random, rules, pretrained or sb3:<path-to-zip>")
+    raise ValueError(f"unknown agent {spec!r}: use random, rules, pretrained, pimc[:samples=N,time=S] or sb3:<path-to-zip>")
+
+
+def split_agents(text: str) -> list[str]:
+    """The agents of a comma-separated ``--agents`` list. A ``key=value`` item continues the agent
+    before it (``pimc:samples=32,time=0.25,rules`` is two agents: the search agent's parameters are
+    comma-separated too)."""
+    specs: list[str] = []
+    for item in (s.strip() for s in text.split(",")):
+        if not item:
+            continue
+        if "=" in item and ":" not in item and specs and ":" in specs[-1]:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
 
 
 def model_path(spec: str) -> Path:
@@ -354,6 +373,9 @@ class _Table:
         self.env_id = env_id
         self.env = tarot_env.make(env_id, **_env_options(num_players))
         self.agents, self.fallback, self.time_limit = agents, fallback, time_limit
+        for agent in agents.values():
+            if hasattr(agent, "bind"):  # a search agent samples from the table's state (through its seat's beliefs)
+                agent.bind(self.env)
         self.counts = {n: {"moves": 0, "exception": 0, "illegal": 0, "timeout": 0, "fallback": 0} for n in agents}
         self.first_failure: dict[str, str] = {}
         self.events: list[dict] = []
@@ -800,14 +822,24 @@ def main(argv: list[str] | None = None) -> dict:
         p.error(f"argument --env: unknown env id {args.env!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
     if args.players is not None and (why := checks.players_error(args.env, args.players)):
         p.error(why)
-    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    specs = split_agents(args.agents)
     if not specs:
-        p.error(f"argument --agents: no agent in {args.agents!r}: give two or more of random, rules, sb3:<path-to-zip>, comma-separated")
+        p.error(
+            f"argument --agents: no agent in {args.agents!r}: give two or more of random, rules, pretrained, pimc, sb3:<path-to-zip>, "
+            "comma-separated"
+        )
     for s in specs:
         if specs.count(s) > 1:
             p.error(f"argument --agents: {s!r} is given twice: the agents' names must differ")
-        if s not in ("random", "rules", "pretrained") and not s.startswith("sb3:"):
-            p.error(f"argument --agents: unknown agent {s!r}: use random, rules, pretrained or sb3:<path-to-zip>")
+        if s not in ("random", "rules", "pretrained", "pimc") and not s.startswith(("sb3:", "pimc:")):
+            p.error(f"argument --agents: unknown agent {s!r}: use random, rules, pretrained, pimc[:samples=N,time=S] or sb3:<path-to-zip>")
+        if s.startswith("pimc:"):
+            from tarot_env.agents.pimc import parse_spec
+
+            try:
+                parse_spec(s)
+            except ValueError as err:
+                p.error(f"argument --agents: {err}")
         if s == "pretrained":
             from tarot_env.agents.trained import model_file, table_of
 

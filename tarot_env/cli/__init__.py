@@ -96,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--agents",
         default="rules",
-        help="agents at the other seats, in seat order, cycled: rules, random, pretrained, sb3:<model.zip> (default rules)",
+        help="agents at the other seats, in seat order, cycled: rules, random, pretrained, pimc, sb3:<model.zip> (default rules)",
     )
     p.add_argument("--deals", type=checks.deals, help="deals (hands) in the session; scores add up (default 1)")
     p.add_argument("--match", action="store_true", help="Tarocchino: a whole game (episode='match') to its end")
@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("arena", "agents against each other on a fixed deal set in duplicate (experiments/arena.py)")
     p.add_argument("--env", help="env id (required)")
     p.add_argument("--players", type=int, help="player count (French Tarot 3-5, Mattazza 3-6)")
-    p.add_argument("--agents", help="comma-separated: random, rules, sb3:<model.zip> (default random,rules)")
+    p.add_argument("--agents", help="comma-separated: random, rules, pretrained, pimc[:samples=N], sb3:<model.zip> (default random,rules)")
     p.add_argument("--deals", type=checks.deals, help="deals per match (default 200)")
     p.add_argument("--seed", type=checks.seed, help="seed of the deal set and of random agents (default 0)")
     p.add_argument(

@@ -256,6 +256,9 @@ class Session:
         """Play one env episode (a deal, a hand, or a whole match) to its end."""
         raw = env.unwrapped
         french = views.is_french(self.env_id)
+        for _, agent in self.agents.values():
+            if hasattr(agent, "bind"):  # a search agent samples from this table (through its seat's beliefs)
+                agent.bind(raw)
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
@@ -427,9 +430,11 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= human < n:
             raise SystemExit(f"tarot play: error: --seat {human} is not a seat: the seats are 0..{n - 1}")
     first_dealer = int(rng.integers(n))
-    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    from tarot_env.experiments.arena import split_agents
+
+    specs = split_agents(args.agents)
     if not specs:
-        raise SystemExit("tarot play: error: --agents needs at least one agent: rules, random, pretrained or sb3:<model.zip>")
+        raise SystemExit("tarot play: error: --agents needs at least one agent: rules, random, pretrained, pimc or sb3:<model.zip>")
     path = record_path(args.record, env_id)
     if why := checks.writable_file_error(path, "--record"):  # now, not after the deal: the record would be lost
         raise SystemExit(f"tarot play: error: {why}")

@@ -1,0 +1,225 @@
+"""What one French Tarot seat can know of the hidden cards, and deals consistent with it.
+
+**The view** (:func:`view`) is built from the fields the seat sees: its own hand, every card played
+and by whom (hence the voids shown, below), the chien once shown (petite, garde), the trumps shown
+in the écart (and the whole écart when the seat is the taker), the poignées shown, the called card,
+and the public counts (how many cards each hand and the écart hold). It never reads another seat's
+hand, the chien of a garde sans/contre, the écart's hidden cards or the secret partner:
+``tests/test_belief.py`` swaps hidden cards between other seats and checks that the samples stay
+the same.
+
+**The constraints.** Each hidden place (another seat's hand, the écart's hidden cards, the unseen
+chien) holds a known number of the unseen cards, and a card may be in a place unless:
+
+- a seat that did not follow the suit led has none of it (§6.2); one that neither followed nor
+  trumped has no trump; one that played a trump under the highest trump of the trick (following
+  trumps or trumping) has no higher trump, since he had to overtrump;
+- with 5 players, the leader of the first trick who led the called suit with another card than the
+  called card held nothing else but that suit and perhaps the Excuse (§10);
+- the chien once shown went to the taker: its unseen cards are in his hand or his écart;
+- the écart holds no King, no bout and no hidden trump (trumps discarded are shown, §4); and a
+  trump in the écart shows that the taker kept no other card (no plain card but Kings: he may
+  discard a trump only while he has too few of them, so all of them went to the écart);
+- a poignée shown with the Excuse shows that its owner has no other trump (§8: the Excuse stands
+  in for a trump only when he has no more);
+- a called Queen shows that the taker held the four Kings (a Knight: Kings and Queens; a Jack:
+  Kings, Queens and Knights, §10): those not played are in his hand.
+
+**The sample** (:func:`sample`) deals the unseen cards to the hidden places by the rule of
+:mod:`tarot_env.belief.deal` and writes each deal into a copy of the state: the hidden places are
+replaced, and what follows from them is computed again by the rules (the partner of a 5-player
+deal, the owner of an unseen chien, who may still declare a poignée, the legal actions). The seat's
+observation of every sample is its observation of the real deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tarot_env.belief.deal import deal_unseen
+from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
+from tarot_env.cards.french import CALLABLE, ECART_FREE, EXCUSE, FRENCH_DECK, NUM_CARDS
+from tarot_env.rules.french import announcements
+from tarot_env.rules.french.game import FrenchTarotGame
+from tarot_env.rules.french.state import FrenchTarotState, Phase
+
+_SUIT = FRENCH_DECK.suit.astype(np.int64)
+_STRENGTH = FRENCH_DECK.strength.astype(np.int64)
+_NO_LIMIT = 10**6
+GARDE = 2  # contracts up to garde show the chien
+
+
+@dataclass(frozen=True)
+class FrenchView:
+    """One seat's knowledge of the hidden cards (see the module docstring).
+
+    Places ``0..N-1`` are the seats' hands (the seat's own holds no unseen card), ``N`` the écart's
+    hidden cards, ``N + 1`` the unseen chien."""
+
+    seat: int
+    unseen: np.ndarray  # (U,) card ids the seat has not seen
+    capacity: np.ndarray  # (N + 2,) how many of them each place holds
+    allowed: np.ndarray  # (U, N + 2) bool: card may be in place
+    voids: np.ndarray  # (N, 5) bool: seat shown void in suit (0..3 plain, 4 trumps)
+    trump_limit: np.ndarray  # (N,) the strongest trump each seat may still hold
+
+    @property
+    def places(self) -> tuple[str, ...]:
+        n = len(self.capacity) - 2
+        return (*(f"hand of seat {p}" for p in range(n)), "ecart", "chien")
+
+
+def shown_voids(game: FrenchTarotGame, s: FrenchTarotState, row: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(voids (N, 5), trump_limit (N,))`` shown by the play so far: public (every card played and
+    by whom, in order). See the module docstring for the rules they follow from."""
+    n = game.num_players
+    voids = np.zeros((n, 5), dtype=bool)
+    limit = np.full(n, _NO_LIMIT, dtype=np.int64)
+    played = s.played[row]  # (N, C)
+    seat_of = np.where(played.any(axis=0), played.argmax(axis=0), -1)
+    trick_of = s.trick_of[row]
+    called = int(s.called[row])
+    for t in range(int(s.trick_no[row]) + 1):
+        cards = np.flatnonzero((trick_of == t) & (seat_of >= 0))
+        if not len(cards):
+            continue
+        leader = int(s.leaders[row, t]) if t < s.trick_no[row] else int(s.leader[row])
+        cards = cards[np.argsort((seat_of[cards] - leader) % n)]
+        lead, top = -1, 0
+        for c in cards.tolist():
+            p, su, st = int(seat_of[c]), int(_SUIT[c]), int(_STRENGTH[c])
+            if su == EXCUSE_SUIT:
+                continue
+            if lead < 0:
+                lead = su
+                if n == 5 and t == 0 and p == leader and called >= 0 and su == _SUIT[called] and c != called:
+                    voids[p, :] = True  # §10: he had nothing but the called suit (and the Excuse)
+                    voids[p, su] = False
+            elif su != lead:
+                voids[p, lead] = True
+                if su != TRUMP_SUIT:
+                    voids[p, TRUMP_SUIT] = True
+                elif st < top:
+                    limit[p] = min(limit[p], top)
+            elif su == TRUMP_SUIT and st < top:
+                limit[p] = min(limit[p], top)
+            if su == TRUMP_SUIT and st > top:
+                top = st
+    return voids, limit
+
+
+def _taker_must_hold(s: FrenchTarotState, row: int) -> np.ndarray:
+    """(C,) bool: the cards the call shows in the taker's hand (the higher ranks of a called
+    Queen, Knight or Jack: one may call them only holding all of those)."""
+    out = np.zeros(NUM_CARDS, dtype=bool)
+    called = int(s.called[row])
+    if called >= 0:
+        tier = int(np.flatnonzero(called == CALLABLE)[0]) % 4  # 0 King, 1 Queen, 2 Knight, 3 Jack
+        higher = CALLABLE.reshape(4, 4)[:, :tier].ravel()
+        out[higher] = True
+    return out
+
+
+def view(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int) -> FrenchView:
+    """The knowledge of ``seat`` at ``row`` of ``s`` (see the module docstring)."""
+    n, cfg = game.num_players, game.config
+    taker = int(s.taker[row])
+    own = s.hands[row, seat]
+    played = s.played[row].any(axis=0)
+    shown = s.poignee_cards[row] & ~s.played[row]  # (N, C) shown in a poignée, still held
+    chien_seen = bool(s.chien_seen[row])
+    ecart_known = s.ecart[row] if seat == taker else s.ecart[row] & ~ECART_FREE  # others see its trumps
+    seen = own | played | shown.any(axis=0) | ecart_known
+    unseen = np.flatnonzero(~seen)
+    voids, limit = shown_voids(game, s, row)
+
+    capacity = np.zeros(n + 2, dtype=np.int64)
+    for p in range(n):
+        if p != seat:  # a public count: the cards of a hand
+            capacity[p] = int(np.count_nonzero(s.hands[row, p])) - int(np.count_nonzero(shown[p]))
+    capacity[n] = int(np.count_nonzero(s.ecart[row])) - int(np.count_nonzero(s.ecart[row] & ecart_known))
+    capacity[n + 1] = 0 if chien_seen else cfg.chien_size
+
+    su, st = _SUIT[unseen], _STRENGTH[unseen]
+    allowed = np.zeros((len(unseen), n + 2), dtype=bool)
+    from_chien = s.chien[row, unseen] if chien_seen else np.zeros(len(unseen), bool)
+    takers_own = _taker_must_hold(s, row)[unseen]  # shown by the call
+    trump_discarded = bool((s.ecart[row] & ~ECART_FREE).any())
+    for p in range(n):
+        if p == seat or capacity[p] == 0:
+            continue
+        ok = ~voids[p, np.minimum(su, 4)] | (su == EXCUSE_SUIT)
+        ok &= (su != TRUMP_SUIT) | (st <= limit[p])
+        if s.poignee_cards[row, p, EXCUSE]:
+            ok &= su != TRUMP_SUIT
+        if p == taker and trump_discarded:
+            ok &= ~ECART_FREE[unseen]
+        if p != taker:
+            ok &= ~from_chien & ~takers_own
+        allowed[:, p] = ok
+    if capacity[n]:
+        allowed[:, n] = ECART_FREE[unseen]
+    if capacity[n + 1]:
+        allowed[:, n + 1] = ~takers_own
+    return FrenchView(seat, unseen, capacity, allowed, voids, limit)
+
+
+def determinize(game: FrenchTarotGame, s: FrenchTarotState, row: int, v: FrenchView, places: np.ndarray) -> FrenchTarotState:
+    """A state of ``len(places)`` rows: row ``row`` of ``s`` with the unseen cards dealt as
+    ``places`` (K, U) says, and what follows from the hidden cards computed again by the rules."""
+    K, n, seat = len(places), game.num_players, v.seat
+    st = FrenchTarotState._from_blocks({name: np.repeat(b[row : row + 1], K, axis=0) for name, b in s.blocks.items()})
+    unseen = v.unseen
+    others = [p for p in range(n) if p != seat]
+    for p in others:
+        st.hands[:, p, unseen] = False
+    st.ecart[:, unseen] = False
+    if not s.chien_seen[row]:
+        st.chien[:, unseen] = False
+    st.pile[:, unseen] = -1  # an unseen card was never played: its pile is an écart's or a chien's
+    taker = int(s.taker[row])
+    for p in others:
+        k, u = np.nonzero(places == p)
+        st.hands[k, p, unseen[u]] = True
+    k, u = np.nonzero(places == n)
+    st.ecart[k, unseen[u]] = True
+    st.pile[k, unseen[u]] = taker
+    k, u = np.nonzero(places == n + 1)
+    st.chien[k, unseen[u]] = True
+    rows = np.arange(K)
+    if n == 5 and s.called[row] >= 0:  # the called card's holder, as call.apply_call finds him
+        card = int(s.called[row])
+        held = st.hands[:, :, card] | st.played[:, :, card]
+        holder = np.where(held.any(axis=1), held.argmax(axis=1), -1)
+        st.partner[:] = np.where((holder >= 0) & (holder != taker), holder, -1)
+    phase = int(s.phase[row])
+    if taker >= 0 and Phase.ECART <= phase < Phase.DONE and not s.chien_seen[row]:
+        # garde sans / contre: the unseen chien counts for the taker or the defence (ecart.take_chien)
+        owner = taker if s.contract[row] == GARDE + 1 else game.defence_seat(st, rows)
+        st.pile[:] = np.where(st.chien, np.broadcast_to(np.asarray(owner).reshape(-1, 1), st.pile.shape), st.pile)
+    first_trick = Phase.POIGNEE <= phase <= Phase.PLAY and s.trick_no[row] == 0
+    for p in others:  # not yet at his first card of the play: asked to declare if his hand qualifies
+        if first_trick and not st.played[0, p].any() and s.poignee[row, p] == 0:
+            st.poignee_todo[:, p] = announcements.may_declare_poignee(game, st, rows, np.full(K, p))
+        else:
+            st.poignee_todo[:, p] = False
+    if first_trick:
+        current = int(s.current[row])
+        if current != seat and phase in (Phase.POIGNEE, Phase.PLAY):
+            st.phase[:] = np.where(st.poignee_todo[:, current], Phase.POIGNEE, Phase.PLAY)
+    st.legal[:] = game.legal_action_mask(st, rows)
+    return st
+
+
+def sample(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int, k: int, rng: np.random.Generator) -> FrenchTarotState:
+    """``k`` deals consistent with what ``seat`` knows at ``row`` of ``s``, as a state of ``k`` rows."""
+    v = view(game, s, row, seat)
+    return determinize(game, s, row, v, deal_unseen(v.allowed, v.capacity, k, rng))
+
+
+
+def hands_of(states: FrenchTarotState) -> np.ndarray:
+    """(K, N, 78) bool: the hands of every row of ``states``."""
+    return states.hands.copy()

@@ -1,0 +1,176 @@
+"""The PIMC search agent (tarot_env.agents.pimc): legal, reproducible, within its time, in the arena."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from tarot_env.agents.french_rules import FrenchRuleAgent
+from tarot_env.agents.pimc import PIMCAgent, parse_spec
+
+import tarot_env
+from tarot_env.rules.french.state import Phase
+
+
+def play(env, agents: dict[int, object], seed: int) -> list[int]:
+    """One deal; returns the actions taken."""
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    taken = []
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = raw.possible_agents.index(name)
+        a = int(agents[seat].act(obs["observation"], obs["action_mask"]))
+        assert obs["action_mask"][a]
+        taken.append(a)
+        env.step(a)
+    return taken
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_pimc_plays_whole_french_deals_legally_and_searches_the_card_play(num_players):
+    env = tarot_env.make("french_tarot_v0", num_players=num_players)
+    pimc = PIMCAgent(samples=4, chunk=2, seed=1, search="play").bind(env)
+    bot = FrenchRuleAgent()
+    searched = 0
+    for seed in range(40):  # the bot passes many deals: enough deals for some card play
+        if searched > 20:
+            break
+        agents = {p: pimc if p % 2 == 0 else bot for p in range(num_players)}
+        env.reset(seed=seed)
+        raw = env.unwrapped
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = raw.possible_agents.index(name)
+            a = int(agents[seat].act(obs["observation"], obs["action_mask"]))
+            assert obs["action_mask"][a]
+            if agents[seat] is pimc:
+                phase, choices = int(raw.game_state.phase[0]), int(obs["action_mask"].sum())
+                if phase == Phase.PLAY and choices > 1:
+                    assert pimc.searched == 4
+                    searched += 1
+                else:  # the bot's decision, or the only legal one: no search
+                    assert pimc.searched == 0 and a == bot.act(obs["observation"], obs["action_mask"])
+            env.step(a)
+    assert searched > 20
+
+
+def test_by_default_every_decision_with_a_choice_is_searched():
+    env = tarot_env.make("french_tarot_v0", num_players=5)
+    pimc = PIMCAgent(samples=3, chunk=3, seed=2).bind(env)
+    phases = set()
+    for seed in range(3):
+        env.reset(seed=seed)
+        raw = env.unwrapped
+        for _name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            phase = int(raw.game_state.phase[0])
+            a = pimc.act(obs["observation"], obs["action_mask"])
+            assert obs["action_mask"][a] and pimc.searched == (3 if obs["action_mask"].sum() > 1 else 0)
+            if pimc.searched:
+                phases.add(phase)
+            env.step(a)
+    assert {Phase.BID, Phase.PLAY} <= phases
+
+
+TAROCCHINO = [
+    ("ottocento_v0", {}), ("quattro_scartate_v0", {}), ("terziglio_v0", {}), ("millone_v0", {}), ("centocinquanta_v0", {}),
+    ("quindici_v0", {}), ("mattazza_v0", {"num_players": 3}), ("mattazza_v0", {"num_players": 6}),
+    ("ottocento_v0", {"episode": "match", "target": 300}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("env_id", "options"), TAROCCHINO)
+def test_pimc_plays_whole_tarocchino_hands_legally(env_id, options):
+    from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
+
+    env = tarot_env.make(env_id, **options)
+    n = env.unwrapped.num_players
+    pimc = PIMCAgent(samples=3, chunk=3, seed=1).bind(env)
+    bot = TarocchinoRuleAgent(env_id)
+    searched = 0
+    for seed in range(2):
+        env.reset(seed=seed)
+        raw = env.unwrapped
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = raw.possible_agents.index(name)
+            agent = pimc if seat % 2 == 0 or n % 2 else bot
+            a = int(agent.act(obs["observation"], obs["action_mask"]))
+            assert obs["action_mask"][a]
+            searched += agent is pimc and pimc.searched > 0
+            env.step(a)
+    assert searched > 5
+
+
+def test_the_same_seed_gives_the_same_game():
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    runs = []
+    for _ in range(2):
+        pimc = PIMCAgent(samples=6, seed=5).bind(env)
+        runs.append(play(env, {0: pimc, 1: FrenchRuleAgent(), 2: pimc, 3: FrenchRuleAgent()}, seed=11))
+    assert runs[0] == runs[1]
+
+
+def test_the_time_limit_stops_the_search_after_the_chunk_that_would_overrun():
+    class Clock:  # every reading of the clock is 0.01 s after the one before
+        now = 0.0
+
+        def __call__(self) -> float:
+            Clock.now += 0.01
+            return Clock.now
+
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    pimc = PIMCAgent(samples=1000, time=0.1, chunk=2, clock=Clock()).bind(env)
+    raw = env.unwrapped
+    bot = FrenchRuleAgent()
+    for seed in range(40):  # the first card to choose of a deal that is played
+        env.reset(seed=seed)
+        while raw.game_state.phase[0] < Phase.PLAY or (raw.game_state.phase[0] == Phase.PLAY and raw.game_state.legal[0].sum() == 1):
+            obs = env.observe(env.agent_selection)
+            env.step(int(bot.act(obs["observation"], obs["action_mask"])))
+        if raw.game_state.phase[0] == Phase.PLAY:
+            break
+    obs = env.observe(env.agent_selection)
+    pimc.act(obs["observation"], obs["action_mask"])
+    # the search starts at reading 1; chunk j is read at 2j and 2j + 1: it lasted 0.01 s and the search
+    # 0.02 j s; the search stops when that plus one more chunk passes 0.1 s: j = 5, at 0.1 s (not over)
+    assert pimc.searched == 10
+
+
+def test_pimc_refuses_bad_settings_and_an_unbound_use():
+    for bad, match in (({"samples": 0}, "samples must be a positive int"), ({"time": -1}, "time must be a positive"),
+                       ({"chunk": 1.5}, "chunk must be a positive int")):  # fmt: skip
+        with pytest.raises(ValueError, match=match):
+            PIMCAgent(**bad)
+    with pytest.raises(RuntimeError, match="bind"):
+        PIMCAgent().act(np.zeros(10), np.ones(3, bool))
+    with pytest.raises(TypeError, match="tarot_env AEC env"):
+        PIMCAgent().bind(object())
+    with pytest.raises(ValueError, match="parameters are samples="):
+        parse_spec("pimc:depth=3")
+    with pytest.raises(ValueError, match="is not a number"):
+        parse_spec("pimc:samples=many")
+    agent = parse_spec("pimc:samples=12,time=0.5,chunk=3")
+    assert (agent.samples, agent.time, agent.chunk) == (12, 0.5, 3)
+
+
+def test_pimc_in_the_arena_and_its_agents_list(tmp_path):
+    from tarot_env.experiments.arena import make_agent, run_arena, split_agents
+
+    assert split_agents("pimc:samples=8,time=0.1,rules") == ["pimc:samples=8,time=0.1", "rules"]
+    assert split_agents("rules, pimc ,random") == ["rules", "pimc", "random"]
+    agents = {"pimc": make_agent("pimc:samples=4", "french_tarot_v0"), "rules": make_agent("rules", "french_tarot_v0")}
+    res = run_arena("french_tarot_v0", agents, 4, 0, 4, progress=False, strict=True, deals_dir=tmp_path)
+    assert res["agents"]["pimc"]["fallbacks"]["fallback"] == 0 and res["agents"]["pimc"]["fallbacks"]["moves"] > 0
