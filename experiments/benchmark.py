@@ -345,6 +345,10 @@ def main() -> None:
     parser.add_argument(
         "--plot", default="runs/vector_throughput.png", help="vector plot, PNG (default runs/vector_throughput.png; '' for none)"
     )
+    parser.add_argument(
+        "--threads", type=_batches, default=None,
+        help="vector: the env's num_threads to measure, comma-separated, alternating at each batch size (default: the env's default, 1)",
+    )  # fmt: skip
     parser.add_argument("--child", help=argparse.SUPPRESS)  # internal: one vector configuration, JSON on stdout
     args = parser.parse_args()
 
@@ -380,13 +384,16 @@ def main() -> None:
             configs = VECTOR_CONFIGS[env_id]
             if args.players:
                 configs = [c for c in CONFIGS.get(env_id, [{}]) if c.get("num_players") in args.players]
+            threads = args.threads or [None]
             for config in configs:
-                for batch in batches:
-                    r = run_child(env_id, config, batch, args.seconds, args.repeats, args.min_steps)
+                for batch, k in ((b, k) for b in batches for k in threads):
+                    child_config = config if k is None else {**config, "num_threads": k}
+                    r = run_child(env_id, child_config, batch, args.seconds, args.repeats, args.min_steps)
                     results.append(r)
                     print(
                         f"vector {env_id:<20} players={config.get('num_players', '-')!s:<3} B={batch:<6} "
-                        f"env {r['env_decisions_per_second']:>10,.0f} decisions/s, with agent {r['decisions_per_second']:>10,.0f} "
+                        + ("" if k is None else f"threads={k} ")
+                        + f"env {r['env_decisions_per_second']:>10,.0f} decisions/s, with agent {r['decisions_per_second']:>10,.0f} "
                         f"(medians of {r['repeats']})  peak RSS {r['peak_rss_bytes'] / 2**20:>6,.0f} MiB  "
                         f"{r['memory_per_game_bytes']:,.0f} B/game",
                         flush=True,

@@ -219,7 +219,6 @@ def sample(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int, k: i
     return determinize(game, s, row, v, deal_unseen(v.allowed, v.capacity, k, rng))
 
 
-
 def hands_of(states: FrenchTarotState) -> np.ndarray:
     """(K, N, 78) bool: the hands of every row of ``states``."""
     return states.hands.copy()

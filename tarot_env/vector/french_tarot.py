@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from tarot_env._threads import RowThreads, resolve_threads
 from tarot_env.encoding.french import FrenchTarotEncoder
 from tarot_env.envs.french_rewards import final_rewards, trick_rewards
 from tarot_env.rules.french import actions as A
@@ -31,7 +32,9 @@ class FrenchTarotVectorEnv:
 
     Options are those of ``french_tarot_v0`` (``num_players``, ``reward``, ``shaping``,
     ``oracle``, ``dealer`` and every rules option), plus ``records=True`` to receive the
-    game record of each finished deal in ``infos["records"]``.
+    game record of each finished deal in ``infos["records"]``, and ``num_threads``: the
+    threads that step and encode the tables (default 1; None: every available core;
+    :mod:`tarot_env._threads`), with the same results for every number.
 
     Deals annulled at once (a petit sec under ``petit_sec="annul"``) need no decision: the
     row is dealt again at once, and ``infos["annulled"]`` counts them.
@@ -48,6 +51,7 @@ class FrenchTarotVectorEnv:
         oracle: bool = False,
         dealer: int | None = None,
         records: bool = False,
+        num_threads: int | None = 1,
         **rules: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -55,6 +59,7 @@ class FrenchTarotVectorEnv:
         self.config = make_config(num_players, **rules)
         check_env_options(num_players, reward, dealer, shaping=shaping, oracle=oracle, records=records)
         self.num_envs = int(num_envs)
+        self.threads = RowThreads(resolve_threads(num_threads))
         self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
         self.game = FrenchTarotGame(self.config)
         self.encoder = FrenchTarotEncoder(self.game)
@@ -119,7 +124,7 @@ class FrenchTarotVectorEnv:
         actions = self._check(actions, rows)
         s = self.game_state
         tricks_before = s.trick_no[rows] if self.shaping else None
-        self.game.step(s, actions, rows, check=False)
+        self.threads.run(lambda b: self.game.step(s, actions[b], rows[b], check=False), len(rows))
         if self.records:
             for row, action in zip(rows.tolist(), actions.tolist()):
                 self._actions[row].append(action)
@@ -218,7 +223,7 @@ class FrenchTarotVectorEnv:
         s = self.game_state
         every = rows is self._rows  # plain copies are cheaper than gathers
         players = s.current.copy() if every else s.current[rows]
-        obs = self.encoder.encode(s, rows, players)
+        obs = self.threads.encode(self.encoder, s, rows, players)
         if self.oracle:
             infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
         return VectorStep(obs, s.legal.copy() if every else s.legal[rows], players, rewards, terminations, infos)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from tarot_env._threads import RowThreads, resolve_threads
 from tarot_env.encoding.bolognese import TarocchinoEncoder
 from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_points, trick_reward
 from tarot_env.errors import IllegalActionError
@@ -31,7 +32,9 @@ class TarocchinoVectorEnv:
     Options are those of the game's AEC env (``num_players`` for Mattazza, ``reward``,
     ``shaping``, ``oracle``, ``dealer`` and every rules option, ``episode="match"``
     included), plus ``records=True`` to receive each finished episode's record in
-    ``infos["records"]``. ``game`` is a game's name or a
+    ``infos["records"]``; and ``num_threads``, the threads that step and encode the tables
+    (default 1; None: every available core; :mod:`tarot_env._threads`), with the same results
+    for every number. ``game`` is a game's name or a
     :class:`~tarot_env.rules.bolognese.games.GameSpec` row of one's own (a variant).
     """
 
@@ -49,6 +52,7 @@ class TarocchinoVectorEnv:
         render_mode: None = None,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
+        num_threads: int | None = 1,
         **rules: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -66,6 +70,7 @@ class TarocchinoVectorEnv:
         self.deals = MatchDeals(keep=records)  # the episodes' deals (records need them)
         self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
         self.num_envs = int(num_envs)
+        self.threads = RowThreads(resolve_threads(num_threads))
         self.num_players = self.game.num_players
         self.num_actions = NUM_ACTIONS
         self.encoder = TarocchinoEncoder(self.num_players)
@@ -125,7 +130,7 @@ class TarocchinoVectorEnv:
         s = self.game_state
         tricks_before = s.ints[rows, TRICK_NO].copy() if self.shaping else None
         hands_before = s.ints[rows, HAND_NO].copy() if self.shaping else None
-        ends = self.game.step(s, rows, actions, self._rng, self.deals)
+        ends = self.game.step(s, rows, actions, self._rng, self.deals, threads=self.threads)
         if self.records:
             for row, a in zip(rows.tolist(), actions.tolist()):
                 self._actions[row][-1].append(a)
@@ -261,7 +266,7 @@ class TarocchinoVectorEnv:
         s = self.game_state
         every = rows is self._rows
         players = s.current.copy() if every else s.current[rows]
-        obs = self.encoder.encode(s, rows, players)
+        obs = self.threads.encode(self.encoder, s, rows, players)
         if self.oracle:
             infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
         return VectorStep(obs, s.legal.copy() if every else s.legal[rows], players, rewards, terminations, infos)
