@@ -17,10 +17,11 @@ weakness (strategy fusion), and its strength is that it needs no training.
   once. (Searching the bidding too is what makes it strong in French Tarot: over 300 deals of
   4 players with 16 samples, +23.4 points a deal against the bot, against +5.5 searching the play
   only; docs/results.md.)
-- **Time.** ``time`` seconds a decision at most (default 0.25): the samples are played in chunks of
-  ``chunk``; after each chunk the agent stops if another chunk would overrun, so that a slow machine
-  searches fewer samples instead of running late. ``searched`` counts the samples of the last
-  decision.
+- **Time.** ``time`` seconds a decision at most (default 0.25): a first chunk of 2 samples measures
+  what a sample costs in the position; each later chunk (at most ``chunk`` samples) is as many as
+  still fit in the time left, and the search stops when none does. A slow machine or a hard
+  position searches fewer samples instead of running late. ``searched`` counts the samples of the
+  last decision.
 - **Seeing only its seat.** The agent is bound to the env it plays (:meth:`PIMCAgent.bind`; the arena
   and ``tarot play`` do it) and reads the state through the belief sampler only, which reads what the
   seat sees and nothing else (``tests/test_belief.py`` swaps hidden cards and checks the samples do
@@ -40,6 +41,8 @@ import numpy as np
 
 DEFAULT_SAMPLES = 64
 DEFAULT_TIME = 0.25
+#: the samples of a decision's first chunk, which measures what a sample costs
+FIRST_CHUNK = 2
 
 
 class _French:
@@ -157,20 +160,30 @@ class PIMCAgent:
 
     def evaluate(self, s: Any, legal: np.ndarray) -> np.ndarray:
         """The mean value for the seat to act of each of ``legal`` over the samples searched
-        within the time limit (at least one chunk)."""
+        within the time limit.
+
+        The first chunk is small (:data:`FIRST_CHUNK` samples): it measures what a sample costs
+        in this position. Each later chunk is as many samples as still fit in the time left at the
+        last chunk's cost per sample (at most ``chunk``); the search stops when not one more fits.
+        So only the first, small chunk can run past the limit."""
         f = self.family
         seat = int(s.current[0])
         start = self.clock()
-        totals, searched = np.zeros(len(legal)), 0
+        totals, searched, per_sample = np.zeros(len(legal)), 0, None
         while searched < self.samples:
             k = min(self.chunk, self.samples - searched)
+            if per_sample is None:
+                k = min(k, FIRST_CHUNK)
+            else:
+                fit = int((self.time - (self.clock() - start)) / per_sample)
+                if fit < 1:
+                    break
+                k = min(k, fit)
             t0 = self.clock()
             sampled = f.belief.sample(f.game, s, 0, seat, k, self.rng)
             totals += self.play_out(sampled, seat, legal).sum(axis=0)
             searched += k
-            now = self.clock()
-            if (now - start) + (now - t0) > self.time:  # another chunk like this one would overrun
-                break
+            per_sample = (self.clock() - t0) / k
         self.searched = searched
         return totals / searched
 

@@ -123,30 +123,45 @@ def test_the_same_seed_gives_the_same_game():
     assert runs[0] == runs[1]
 
 
-def test_the_time_limit_stops_the_search_after_the_chunk_that_would_overrun():
-    class Clock:  # every reading of the clock is 0.01 s after the one before
-        now = 0.0
-
-        def __call__(self) -> float:
-            Clock.now += 0.01
-            return Clock.now
-
-    env = tarot_env.make("french_tarot_v0", num_players=4)
-    pimc = PIMCAgent(samples=1000, time=0.1, chunk=2, clock=Clock()).bind(env)
-    raw = env.unwrapped
-    bot = FrenchRuleAgent()
-    for seed in range(40):  # the first card to choose of a deal that is played
+def _first_card_position(env):
+    """``env`` at the first card of a played deal with a choice of cards (the bot bids)."""
+    raw, bot = env.unwrapped, FrenchRuleAgent()
+    for seed in range(40):
         env.reset(seed=seed)
         while raw.game_state.phase[0] < Phase.PLAY or (raw.game_state.phase[0] == Phase.PLAY and raw.game_state.legal[0].sum() == 1):
             obs = env.observe(env.agent_selection)
             env.step(int(bot.act(obs["observation"], obs["action_mask"])))
         if raw.game_state.phase[0] == Phase.PLAY:
-            break
-    obs = env.observe(env.agent_selection)
+            return env.observe(env.agent_selection)
+    raise AssertionError("no played deal in 40 seeds")
+
+
+@pytest.mark.parametrize(("cost", "searched", "elapsed"), [(1 / 64, 16, 0.25), (1 / 4, 2, 0.5)])
+def test_the_time_limit_fits_the_chunks_to_the_time_left(cost, searched, elapsed):
+    """A fake clock that only the play-outs move, ``cost`` seconds a sample (binary fractions: exact).
+    1/64 s a sample: a first chunk of 2 (1/32 s), then 8 (the chunk size), then the 6 that still fit
+    in 0.25 s: 16 samples in exactly 0.25 s. 1/4 s a sample: the first chunk alone overruns (the one
+    case that can), and the search stops there."""
+
+    class Clock:
+        now = 0.0
+
+        def __call__(self) -> float:
+            return self.now
+
+    clock = Clock()
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    pimc = PIMCAgent(samples=1000, time=0.25, chunk=8, clock=clock).bind(env)
+    real_play_out = pimc.play_out
+
+    def timed_play_out(sampled, seat, legal):
+        clock.now += cost * sampled.current.shape[0]
+        return real_play_out(sampled, seat, legal)
+
+    pimc.play_out = timed_play_out
+    obs = _first_card_position(env)
     pimc.act(obs["observation"], obs["action_mask"])
-    # the search starts at reading 1; chunk j is read at 2j and 2j + 1: it lasted 0.01 s and the search
-    # 0.02 j s; the search stops when that plus one more chunk passes 0.1 s: j = 5, at 0.1 s (not over)
-    assert pimc.searched == 10
+    assert (pimc.searched, clock.now) == (searched, elapsed)
 
 
 def test_pimc_refuses_bad_settings_and_an_unbound_use():
