@@ -19,7 +19,8 @@ weakness (strategy fusion), and its strength is that it needs no training.
   only; docs/results.md.)
 - **Time.** ``time`` seconds a decision at most (default 0.25): a first chunk of 2 samples measures
   what a sample costs in the position; each later chunk (at most ``chunk`` samples) is as many as
-  still fit in the time left, and the search stops when none does. A slow machine or a hard
+  still fit in 80% of the limit at the highest cost per sample seen (the rest is a margin for the
+  machine's swings), and the search stops when none does. A slow machine or a hard
   position searches fewer samples instead of running late. ``searched`` counts the samples of the
   last decision.
 - **Seeing only its seat.** The agent is bound to the env it plays (:meth:`PIMCAgent.bind`; the arena
@@ -43,6 +44,8 @@ DEFAULT_SAMPLES = 64
 DEFAULT_TIME = 0.25
 #: the samples of a decision's first chunk, which measures what a sample costs
 FIRST_CHUNK = 2
+#: the share of the time limit the chunks are planned to fill (the rest: the machine's swings)
+BUDGET = 0.8
 
 
 class _French:
@@ -147,6 +150,7 @@ class PIMCAgent:
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         if self.family is None:
             raise RuntimeError("PIMCAgent plays a bound env: call agent.bind(env) first (the arena and `tarot play` do)")
+        start = self.clock()
         mask = np.asarray(mask, dtype=bool)
         legal = np.flatnonzero(mask)
         if len(legal) == 0:
@@ -156,26 +160,29 @@ class PIMCAgent:
         if len(legal) == 1 or not (self.search == "all" or f.is_play(s)):
             self.searched = 0
             return int(legal[0]) if len(legal) == 1 else int(f.bot.act(observation, mask))
-        return int(legal[np.argmax(self.evaluate(s, legal))])
+        return int(legal[np.argmax(self.evaluate(s, legal, start))])
 
-    def evaluate(self, s: Any, legal: np.ndarray) -> np.ndarray:
+    def evaluate(self, s: Any, legal: np.ndarray, start: float | None = None) -> np.ndarray:
         """The mean value for the seat to act of each of ``legal`` over the samples searched
         within the time limit.
 
         The first chunk is small (:data:`FIRST_CHUNK` samples): it measures what a sample costs
-        in this position. Each later chunk is as many samples as still fit in the time left at the
-        last chunk's cost per sample (at most ``chunk``); the search stops when not one more fits.
-        So only the first, small chunk can run past the limit."""
+        in this position. Each later chunk is as many samples as still fit (at most ``chunk``) in
+        the budget left, :data:`BUDGET` of the limit (the rest is a margin for the machine's
+        swings), at the highest cost per sample seen so far; the search stops when not one more
+        fits. So only the first, small chunk can run past the limit. ``start``: when the decision
+        began (its clock reading), by default now."""
         f = self.family
         seat = int(s.current[0])
-        start = self.clock()
-        totals, searched, per_sample = np.zeros(len(legal)), 0, None
+        start = self.clock() if start is None else start
+        budget = self.time * BUDGET
+        totals, searched, per_sample = np.zeros(len(legal)), 0, 0.0
         while searched < self.samples:
             k = min(self.chunk, self.samples - searched)
-            if per_sample is None:
+            if searched == 0:
                 k = min(k, FIRST_CHUNK)
             else:
-                fit = int((self.time - (self.clock() - start)) / per_sample)
+                fit = int((budget - (self.clock() - start)) / per_sample) if per_sample > 0 else k
                 if fit < 1:
                     break
                 k = min(k, fit)
@@ -183,7 +190,7 @@ class PIMCAgent:
             sampled = f.belief.sample(f.game, s, 0, seat, k, self.rng)
             totals += self.play_out(sampled, seat, legal).sum(axis=0)
             searched += k
-            per_sample = (self.clock() - t0) / k
+            per_sample = max(per_sample, (self.clock() - t0) / k)
         self.searched = searched
         return totals / searched
 

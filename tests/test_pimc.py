@@ -136,12 +136,13 @@ def _first_card_position(env):
     raise AssertionError("no played deal in 40 seeds")
 
 
-@pytest.mark.parametrize(("cost", "searched", "elapsed"), [(1 / 64, 16, 0.25), (1 / 4, 2, 0.5)])
+@pytest.mark.parametrize(("cost", "searched", "elapsed"), [(1 / 64, 12, 0.1875), (1 / 4, 2, 0.5)])
 def test_the_time_limit_fits_the_chunks_to_the_time_left(cost, searched, elapsed):
     """A fake clock that only the play-outs move, ``cost`` seconds a sample (binary fractions: exact).
-    1/64 s a sample: a first chunk of 2 (1/32 s), then 8 (the chunk size), then the 6 that still fit
-    in 0.25 s: 16 samples in exactly 0.25 s. 1/4 s a sample: the first chunk alone overruns (the one
-    case that can), and the search stops there."""
+    The chunks are planned to fill 80% of the 0.25 s limit, 0.2 s. 1/64 s a sample: a first chunk of
+    2 (1/32 s), then 8 (the chunk size), then the 2 that still fit in the budget (12.8 samples):
+    12 samples in 0.1875 s. 1/4 s a sample: the first chunk alone overruns (the one case that can),
+    and the search stops there."""
 
     class Clock:
         now = 0.0
