@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 from tarot_env.agents.trained import TABLES
+from tarot_env.experiments.suite import _ci
 
 
 def _hardware() -> str:
@@ -94,7 +95,7 @@ def samples(table: str, ks: list[int], deals: int, deals_dir: str | Path = "resu
         rows.append(
             {"samples": k, "difference": row["difference"], "score": row["score"], "win_rate": row["win_rate"], "seconds": row["seconds"]}
         )
-        print(f"{table}: K={k}: {_ci(row['difference'])} ({row['seconds']:.0f} s)")
+        print(f"{table}: K={k}: {_ci(row['difference'], 2)} ({row['seconds']:.0f} s)")
     ks_text = ",".join(str(k) for k in ks)
     return {"table": table, "deals": deals, "rows": rows, "hardware": _hardware(),
             "command": f"python -m tarot_env.experiments.search samples --table {table} --samples {ks_text} --deals {deals}"}  # fmt: skip
@@ -117,10 +118,6 @@ def versus(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path = "
         "hardware": _hardware(),
         "command": f"python -m tarot_env.experiments.search versus --table {table} --deals {deals}",
     }
-
-
-def _ci(c: dict) -> str:
-    return f"{c['mean']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}]"
 
 
 def plot_samples(result: dict, path: Path) -> None:
@@ -187,7 +184,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     else:
         result = versus(args.table, args.deals, deals_dir=args.deals_dir, progress=progress)
         d = result["difference"]
-        print(f"{args.table}: pimc - trained {_ci(d)} per deal over {args.deals} deals")
+        print(f"{args.table}: pimc - trained {_ci(d, 2)} per deal over {args.deals} deals")
     path = out / f"{args.mode}_{args.table}.json"
     path.write_text(json.dumps(result, indent=1))
     print(f"written {path}")

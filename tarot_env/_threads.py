@@ -57,6 +57,8 @@ class RowThreads:
     def run(self, fn: Callable[[slice], Any], n: int) -> list[Any]:
         """``fn(block)`` for every block of ``0..n-1``, on the threads; the results in block order.
         An exception in a block is raised here (after every block has finished)."""
+        if self.num_threads == 1:  # the default: nothing to split (the env's hot path)
+            return [fn(slice(None))]
         blocks = self.blocks(n)
         if len(blocks) == 1:
             return [fn(blocks[0])]
@@ -71,8 +73,7 @@ class RowThreads:
 
     def encode(self, encoder: Any, state: Any, rows: Any, players: Any) -> Any:
         """``encoder.encode(state, rows, players)``, the blocks of rows encoded on the threads."""
-        blocks = self.blocks(len(rows))
-        if len(blocks) == 1:
+        if self.num_threads == 1 or len(self.blocks(len(rows))) == 1:
             return encoder.encode(state, rows, players)
         import numpy as np
 

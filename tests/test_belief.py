@@ -272,3 +272,20 @@ def test_the_public_api_samples_hands_and_refuses_bad_arguments():
         sample(env, 0, 0)
     with pytest.raises(TypeError, match="tarot_env AEC env"):
         sample(object(), 0, 1)
+
+
+def test_a_call_shows_the_ranks_the_taker_had_to_hold():
+    from tarot_env.cards.french import card
+    from tarot_env.rules.french.call import cards_shown_by_call
+    from tarot_env.rules.french.config import make_config
+    from tarot_env.rules.french.game import FrenchTarotGame
+
+    def shown(called: str, **rules) -> set[str]:
+        g = FrenchTarotGame(make_config(5, **rules))
+        return {c for c in ("KS", "KC", "QS", "QC", "NS", "NC", "JS") if cards_shown_by_call(g, card(called))[card(c)]}
+
+    assert shown("KH") == set()
+    assert shown("QH") == {"KS", "KC"}
+    assert shown("NH") == {"KS", "KC", "QS", "QC"}
+    assert shown("JH", jack_call="all_knights") == {"KS", "KC", "QS", "QC", "NS", "NC"}
+    assert shown("JH", jack_call="all_queens") == {"KS", "KC", "QS", "QC"}

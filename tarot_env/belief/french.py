@@ -23,7 +23,8 @@ chien) holds a known number of the unseen cards, and a card may be in a place un
 - a poignée shown with the Excuse shows that its owner has no other trump (§8: the Excuse stands
   in for a trump only when he has no more);
 - a called Queen shows that the taker held the four Kings (a Knight: Kings and Queens; a Jack:
-  Kings, Queens and Knights, §10): those not played are in his hand.
+  as the ``jack_call`` option says, §10; :func:`tarot_env.rules.french.call.ranks_needed`): those
+  not played are in his hand.
 
 **The sample** (:func:`sample`) deals the unseen cards to the hidden places by the rule of
 :mod:`tarot_env.belief.deal` and writes each deal into a copy of the state: the hidden places are
@@ -40,15 +41,14 @@ import numpy as np
 
 from tarot_env.belief.deal import deal_unseen
 from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
-from tarot_env.cards.french import CALLABLE, ECART_FREE, EXCUSE, FRENCH_DECK, NUM_CARDS
-from tarot_env.rules.french import announcements
+from tarot_env.cards.french import ECART_FREE, EXCUSE, FRENCH_DECK, NUM_CARDS
+from tarot_env.rules.french import announcements, call, ecart, play
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import FrenchTarotState, Phase
 
 _SUIT = FRENCH_DECK.suit.astype(np.int64)
 _STRENGTH = FRENCH_DECK.strength.astype(np.int64)
 _NO_LIMIT = 10**6
-GARDE = 2  # contracts up to garde show the chien
 
 
 @dataclass(frozen=True)
@@ -87,13 +87,14 @@ def shown_voids(game: FrenchTarotGame, s: FrenchTarotState, row: int) -> tuple[n
             continue
         leader = int(s.leaders[row, t]) if t < s.trick_no[row] else int(s.leader[row])
         cards = cards[np.argsort((seat_of[cards] - leader) % n)]
-        lead, top = -1, 0
+        lead, top, best_key, best_seat = -1, 0, -1, -1
         for c in cards.tolist():
             p, su, st = int(seat_of[c]), int(_SUIT[c]), int(_STRENGTH[c])
+            before_lead, before_top = lead, top  # the trick as the player found it, and after his card (the play rules)
+            lead, top, best_key, best_seat = play._trick_state(su, st, p, lead, top, best_key, best_seat)
             if su == EXCUSE_SUIT:
                 continue
-            if lead < 0:
-                lead = su
+            if before_lead < 0:
                 if n == 5 and t == 0 and p == leader and called >= 0 and su == _SUIT[called] and c != called:
                     voids[p, :] = True  # §10: he had nothing but the called suit (and the Excuse)
                     voids[p, su] = False
@@ -101,25 +102,11 @@ def shown_voids(game: FrenchTarotGame, s: FrenchTarotState, row: int) -> tuple[n
                 voids[p, lead] = True
                 if su != TRUMP_SUIT:
                     voids[p, TRUMP_SUIT] = True
-                elif st < top:
-                    limit[p] = min(limit[p], top)
-            elif su == TRUMP_SUIT and st < top:
-                limit[p] = min(limit[p], top)
-            if su == TRUMP_SUIT and st > top:
-                top = st
+                elif st < before_top:
+                    limit[p] = min(limit[p], before_top)
+            elif su == TRUMP_SUIT and st < before_top:
+                limit[p] = min(limit[p], before_top)
     return voids, limit
-
-
-def _taker_must_hold(s: FrenchTarotState, row: int) -> np.ndarray:
-    """(C,) bool: the cards the call shows in the taker's hand (the higher ranks of a called
-    Queen, Knight or Jack: one may call them only holding all of those)."""
-    out = np.zeros(NUM_CARDS, dtype=bool)
-    called = int(s.called[row])
-    if called >= 0:
-        tier = int(np.flatnonzero(called == CALLABLE)[0]) % 4  # 0 King, 1 Queen, 2 Knight, 3 Jack
-        higher = CALLABLE.reshape(4, 4)[:, :tier].ravel()
-        out[higher] = True
-    return out
 
 
 def view(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int) -> FrenchView:
@@ -145,7 +132,8 @@ def view(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int) -> Fre
     su, st = _SUIT[unseen], _STRENGTH[unseen]
     allowed = np.zeros((len(unseen), n + 2), dtype=bool)
     from_chien = s.chien[row, unseen] if chien_seen else np.zeros(len(unseen), bool)
-    takers_own = _taker_must_hold(s, row)[unseen]  # shown by the call
+    called = int(s.called[row])
+    takers_own = (call.cards_shown_by_call(game, called) if called >= 0 else np.zeros(NUM_CARDS, bool))[unseen]
     trump_discarded = bool((s.ecart[row] & ~ECART_FREE).any())
     for p in range(n):
         if p == seat or capacity[p] == 0:
@@ -189,16 +177,13 @@ def determinize(game: FrenchTarotGame, s: FrenchTarotState, row: int, v: FrenchV
     k, u = np.nonzero(places == n + 1)
     st.chien[k, unseen[u]] = True
     rows = np.arange(K)
-    if n == 5 and s.called[row] >= 0:  # the called card's holder, as call.apply_call finds him
+    if n == 5 and s.called[row] >= 0:  # the called card's holder: in a hand, or played
         card = int(s.called[row])
-        held = st.hands[:, :, card] | st.played[:, :, card]
-        holder = np.where(held.any(axis=1), held.argmax(axis=1), -1)
-        st.partner[:] = np.where((holder >= 0) & (holder != taker), holder, -1)
+        st.partner[:] = call.partner_of(st.hands[:, :, card] | st.played[:, :, card], st.taker)
     phase = int(s.phase[row])
     if taker >= 0 and Phase.ECART <= phase < Phase.DONE and not s.chien_seen[row]:
-        # garde sans / contre: the unseen chien counts for the taker or the defence (ecart.take_chien)
-        owner = taker if s.contract[row] == GARDE + 1 else game.defence_seat(st, rows)
-        st.pile[:] = np.where(st.chien, np.broadcast_to(np.asarray(owner).reshape(-1, 1), st.pile.shape), st.pile)
+        # garde sans / contre: the unseen chien counts for the taker or the defence
+        st.pile[:] = np.where(st.chien, ecart.unseen_chien_owner(game, st, rows)[:, None], st.pile)
     first_trick = Phase.POIGNEE <= phase <= Phase.PLAY and s.trick_no[row] == 0
     for p in others:  # not yet at his first card of the play: asked to declare if his hand qualifies
         if first_trick and not st.played[0, p].any() and s.poignee[row, p] == 0:

@@ -24,7 +24,6 @@ GARDE = 2  # contracts up to garde show the chien
 def take_chien(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """Deal with the chien once the contract (and call) is known; returns the rows that
     now discard (petite, garde)."""
-    taker = s.taker[rows]
     shown = s.contract[rows] <= GARDE
     up = rows[shown]
     s.chien_seen[up] = True
@@ -33,9 +32,14 @@ def take_chien(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     called = s.called[up]
     s.partner_known[up] |= (called >= 0) & s.chien[up, np.maximum(called, 0)]
     unseen = rows[~shown]
-    owner = np.where(s.contract[unseen] == GARDE + 1, taker[~shown], g.defence_seat(s, unseen))
-    s.pile[unseen] = np.where(s.chien[unseen], owner[:, None], s.pile[unseen])
+    s.pile[unseen] = np.where(s.chien[unseen], unseen_chien_owner(g, s, unseen)[:, None], s.pile[unseen])
     return up
+
+
+def unseen_chien_owner(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
+    """(R,) whose pile an unseen chien goes to: the taker's in a garde sans, the defence's in a
+    garde contre."""
+    return np.where(s.contract[rows] == GARDE + 1, s.taker[rows], g.defence_seat(s, rows))
 
 
 def ecart_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
