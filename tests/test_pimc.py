@@ -11,17 +11,22 @@ import tarot_env
 from tarot_env.rules.french.state import Phase
 
 
-def play(env, agents: dict[int, object], seed: int) -> list[int]:
-    """One deal; returns the actions taken."""
+def decisions(env, seed: int):
+    """Deal ``seed`` and yield ``(seat, phase, obs)`` at every decision; the caller steps the env."""
     env.reset(seed=seed)
     raw = env.unwrapped
-    taken = []
     for name in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
             continue
-        seat = raw.possible_agents.index(name)
+        yield raw.possible_agents.index(name), int(raw.game_state.phase[0]), obs
+
+
+def play(env, agents: dict[int, object], seed: int) -> list[int]:
+    """One deal; returns the actions taken."""
+    taken = []
+    for seat, _, obs in decisions(env, seed):
         a = int(agents[seat].act(obs["observation"], obs["action_mask"]))
         assert obs["action_mask"][a]
         taken.append(a)
@@ -39,19 +44,11 @@ def test_pimc_plays_whole_french_deals_legally_and_searches_the_card_play(num_pl
         if searched > 20:
             break
         agents = {p: pimc if p % 2 == 0 else bot for p in range(num_players)}
-        env.reset(seed=seed)
-        raw = env.unwrapped
-        for name in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            seat = raw.possible_agents.index(name)
+        for seat, phase, obs in decisions(env, seed):
             a = int(agents[seat].act(obs["observation"], obs["action_mask"]))
             assert obs["action_mask"][a]
             if agents[seat] is pimc:
-                phase, choices = int(raw.game_state.phase[0]), int(obs["action_mask"].sum())
-                if phase == Phase.PLAY and choices > 1:
+                if phase == Phase.PLAY and obs["action_mask"].sum() > 1:
                     assert pimc.searched == 4
                     searched += 1
                 else:  # the bot's decision, or the only legal one: no search
@@ -65,14 +62,7 @@ def test_by_default_every_decision_with_a_choice_is_searched():
     pimc = PIMCAgent(samples=3, chunk=3, seed=2).bind(env)
     phases = set()
     for seed in range(3):
-        env.reset(seed=seed)
-        raw = env.unwrapped
-        for _name in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            phase = int(raw.game_state.phase[0])
+        for _, phase, obs in decisions(env, seed):
             a = pimc.act(obs["observation"], obs["action_mask"])
             assert obs["action_mask"][a] and pimc.searched == (3 if obs["action_mask"].sum() > 1 else 0)
             if pimc.searched:
@@ -98,14 +88,7 @@ def test_pimc_plays_whole_tarocchino_hands_legally(env_id, options):
     bot = TarocchinoRuleAgent(env_id)
     searched = 0
     for seed in range(2):
-        env.reset(seed=seed)
-        raw = env.unwrapped
-        for name in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            seat = raw.possible_agents.index(name)
+        for seat, _, obs in decisions(env, seed):
             agent = pimc if seat % 2 == 0 or n % 2 else bot
             a = int(agent.act(obs["observation"], obs["action_mask"]))
             assert obs["action_mask"][a]
