@@ -159,6 +159,33 @@ class PermutationAgent:
         return self.buffer.argmax(axis=1)
 
 
+#: a run during which other processes kept more than this share of a core busy is not "clean"
+#: (:func:`other_load`): on this 2-core machine a second busy process takes the core a second
+#: thread would use, so a thread-scaling figure is read from clean runs only
+CLEAN_LOAD = 0.1
+
+
+def busy_seconds() -> float | None:
+    """CPU seconds the whole machine (every core, every process) has spent busy since boot, from
+    ``/proc/stat`` (user, nice, system, irq, softirq, steal); None where there is no such file."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def other_load(busy_before: float | None, own_before: float, wall: float) -> float | None:
+    """The cores other processes kept busy (on average) since ``busy_before`` / ``own_before``:
+    the machine's busy time minus this process's own CPU time (every thread), over ``wall``."""
+    busy = busy_seconds()
+    if busy is None or busy_before is None or wall <= 0:
+        return None
+    t = os.times()
+    return round(max(0.0, (busy - busy_before) - (t.user + t.system - own_before)) / wall, 3)
+
+
 def peak_rss() -> int:
     """Peak resident memory of this process in bytes.
 
@@ -209,6 +236,7 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
     for _ in range(repeats):
         env_time = agent_time = 0.0
         steps = deals = 0
+        busy_before, own_before = busy_seconds(), sum(os.times()[:2])
         start = perf()
         while steps < min_steps or perf() - start < seconds / repeats:
             t0 = perf()
@@ -222,11 +250,13 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
             steps += 1
         decisions = steps * batch
         runs.append({"env": decisions / env_time, "total": decisions / (env_time + agent_time), "decisions": decisions,
-                     "deals": deals, "steps": steps, "env_time": env_time, "agent_time": agent_time})  # fmt: skip
+                     "deals": deals, "steps": steps, "env_time": env_time, "agent_time": agent_time,
+                     "other_load": other_load(busy_before, own_before, perf() - start)})  # fmt: skip
     blocks = venv.game_state.blocks
     state_bytes = sum(block.nbytes for block in (blocks.values() if isinstance(blocks, dict) else blocks))
     step_bytes = sum(a.nbytes for a in (out.observations, out.action_masks, out.players, out.rewards, out.terminations))
     env_dps = sorted(r["env"] for r in runs)
+    clean = sorted(r["env"] for r in runs if r["other_load"] is not None and r["other_load"] <= CLEAN_LOAD)
     total_dps = sorted(r["total"] for r in runs)
     decisions, deals = sum(r["decisions"] for r in runs), sum(r["deals"] for r in runs)
     env_time, agent_time = sum(r["env_time"] for r in runs), sum(r["agent_time"] for r in runs)
@@ -244,6 +274,11 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
         "decisions_per_second_best": round(total_dps[-1], 1),
         "env_decisions_per_second": round(env_dps[len(runs) // 2], 1),
         "env_decisions_per_second_best": round(env_dps[-1], 1),
+        # the runs during which other processes used less than CLEAN_LOAD of a core, and their median
+        "clean_runs": len(clean),
+        "env_decisions_per_second_clean": round(clean[len(clean) // 2], 1) if clean else None,
+        "other_load_per_run": [r["other_load"] for r in runs],
+        "env_decisions_per_second_per_run": [round(r["env"], 1) for r in runs],
         "agent_share": round(agent_time / (env_time + agent_time), 3),
         "deals_per_second": round(deals / (env_time + agent_time), 2),
         "decisions_per_deal": round(decisions / deals, 1) if deals else None,
@@ -269,6 +304,84 @@ def run_child(env_id: str, config: dict, batch: int, seconds: float, repeats: in
         check=True,
     )
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _loads(r: dict) -> str:
+    """The other processes' load during each run, in cores, and how many runs were clean."""
+    loads = r.get("other_load_per_run") or []
+    shown = "/".join("?" if x is None else f"{x:.2f}" for x in loads)
+    return f"{shown} cores ({r.get('clean_runs', 0)} of {len(loads)} runs clean)"
+
+
+def thread_scaling(results: list[dict]) -> list[dict]:
+    """For each configuration and batch size measured with several ``num_threads``: the env-only
+    speed-up of each thread count over one thread. The runs of every measurement of a thread count
+    (``--threads 1,2,1,2`` measures each twice, alternating) are pooled, and the medians of the
+    clean runs compared (every run's, marked ``clean: False``, where either side has no clean run)."""
+    pooled: dict[tuple, dict[int, tuple[list, list]]] = {}
+    for r in results:
+        k = r["config"].get("num_threads")
+        if r.get("api") != "vector" or k is None or "env_decisions_per_second_per_run" not in r:
+            continue
+        base = {key: v for key, v in r["config"].items() if key != "num_threads"}
+        every, clean = pooled.setdefault((r["env"], json.dumps(base, sort_keys=True), r["batch_size"]), {}).setdefault(k, ([], []))
+        for speed, load in zip(r["env_decisions_per_second_per_run"], r["other_load_per_run"]):
+            every.append(speed)
+            if load is not None and load <= CLEAN_LOAD:
+                clean.append(speed)
+    out = []
+    for (env_id, config, batch), by_k in sorted(pooled.items()):
+        if 1 not in by_k:
+            continue
+        one_every, one_clean = by_k[1]
+        for k, (every, clean) in sorted(by_k.items()):
+            use_clean = bool(clean) and bool(one_clean)
+            mine, base = (clean, one_clean) if use_clean else (every, one_every)
+            speed, speed_one = float(np.median(mine)), float(np.median(base))
+            out.append({"env": env_id, "config": json.loads(config), "batch_size": batch, "threads": k,
+                        "env_decisions_per_second": round(speed, 1), "speedup": round(speed / speed_one, 3),
+                        "runs": len(mine), "clean": use_clean})  # fmt: skip
+    return out
+
+
+def print_thread_scaling(results: list[dict]) -> None:
+    for row in thread_scaling(results):
+        if row["threads"] != 1:
+            note = "" if row["clean"] else "  (no clean run: other processes were busy)"
+            speedup = f"{row['threads']} threads vs 1: {row['speedup']:.2f}x over {row['runs']} runs"
+            print(f"  B={row['batch_size']:<6} {speedup}{note}", flush=True)
+
+
+def plot_thread_scaling(scaling: list[dict], path: Path, machine: dict) -> None:
+    """Each env's speed-up on K threads over one thread (env time, :func:`thread_scaling`) against
+    B, with the ideal (K) and the 1.6x target of two threads as lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
+    curves = sorted({(r["env"], json.dumps(r["config"], sort_keys=True), r["threads"]) for r in scaling if r["threads"] != 1})
+    for env_id, config, k in curves:
+        rows = sorted((r for r in scaling if (r["env"], json.dumps(r["config"], sort_keys=True), r["threads"]) == (env_id, config, k)),
+                      key=lambda r: r["batch_size"])  # fmt: skip
+        label = f"{env_id} {_config_label(json.loads(config))}".removesuffix(" -") + f", {k} threads"
+        ax.plot([r["batch_size"] for r in rows], [r["speedup"] for r in rows], "o-", label=label)
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.axhline(1.6, color="grey", linestyle="-.", label="target: 1.6x on 2 threads at B = 4,096")
+    ax.axhline(2.0, color="grey", linestyle=":", label="ideal on 2 threads")
+    ax.set_xscale("log", base=2)
+    ticks = sorted({r["batch_size"] for r in scaling})
+    ax.set_xticks(ticks, [f"{b:,}" for b in ticks])
+    ax.set_xlabel("tables per batch (B)")
+    ax.set_ylabel("env decisions/s, relative to 1 thread")
+    ax.set_ylim(0, 2.2)
+    ax.set_title(f"Vector envs on numba's threads ({machine.get('cpus')} cores; medians of clean runs)", fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def plot_vector(results: list[dict], path: Path) -> None:
@@ -346,6 +459,10 @@ def main() -> None:
         "--plot", default="runs/vector_throughput.png", help="vector plot, PNG (default runs/vector_throughput.png; '' for none)"
     )
     parser.add_argument(
+        "--scaling-plot", default=None, metavar="PNG",
+        help="with --threads: plot each thread count's speed-up over one thread against B, for every env in --out",
+    )
+    parser.add_argument(
         "--threads", type=_batches, default=None,
         help="vector: the env's num_threads to measure, comma-separated, alternating at each batch size (default: the env's default, 1)",
     )  # fmt: skip
@@ -395,9 +512,11 @@ def main() -> None:
                         + ("" if k is None else f"threads={k} ")
                         + f"env {r['env_decisions_per_second']:>10,.0f} decisions/s, with agent {r['decisions_per_second']:>10,.0f} "
                         f"(medians of {r['repeats']})  peak RSS {r['peak_rss_bytes'] / 2**20:>6,.0f} MiB  "
-                        f"{r['memory_per_game_bytes']:,.0f} B/game",
+                        f"{r['memory_per_game_bytes']:,.0f} B/game  other load {_loads(r)}",
                         flush=True,
                     )
+            if args.threads and len(set(args.threads)) > 1:
+                print_thread_scaling([r for r in results if r["env"] == env_id])
 
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -419,13 +538,21 @@ def main() -> None:
         "cpus": os.cpu_count(),
         "jit": JIT_AVAILABLE,
         "load_average_before": [round(x, 2) for x in load_before] if load_before else None,
-        "note": "one process, one core; vector: one fresh child process per batch size",
+        "note": "AEC: one process, one core; vector: one fresh child process per batch size and thread count",
+        "clean_load": CLEAN_LOAD,
     }
-    out.write_text(json.dumps({"machine": machine, "results": merged}, indent=2) + "\n")
+    document = {"machine": machine, "results": merged}
+    scaling = thread_scaling(merged)
+    if scaling:
+        document["thread_scaling"] = scaling
+    out.write_text(json.dumps(document, indent=2) + "\n")
     print(f"written {out}")
     if args.plot and any(r["api"] == "vector" for r in results):
         plot_vector(merged, Path(args.plot))
         print(f"written {args.plot}")
+    if args.scaling_plot and scaling:
+        plot_thread_scaling(scaling, Path(args.scaling_plot), machine)
+        print(f"written {args.scaling_plot}")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import types
 import warnings
 from collections.abc import Callable
 from functools import cache
@@ -95,18 +96,39 @@ def _package_cache() -> type | None:
 _FunctionCache = _package_cache() if JIT_AVAILABLE else None
 
 
-def njit(fn: Callable, inline: bool = False) -> Callable | None:
+#: the loop over a batch's rows in a kernel: numba's parallel loop (one compiled kernel, two
+#: variants: with ``parallel=True`` its iterations are shared among numba's threads, otherwise it
+#: is a plain ``range``); ``range`` itself without numba
+prange = numba.prange if JIT_AVAILABLE else range
+
+
+def njit(fn: Callable, inline: bool = False, parallel: bool = False) -> Callable | None:
     """``fn`` compiled by numba (cached on disk, see the module docstring), or None when the
     compiled path is off.
 
     ``inline=True`` compiles ``fn`` into each compiled caller (numba's ``inline="always"``):
     for the small row helpers of the hot kernels, where a call, and the reference counting of
-    each array argument it passes, costs as much as the helper's own work."""
+    each array argument it passes, costs as much as the helper's own work.
+
+    ``parallel=True``: the kernel's :data:`prange` loop over rows runs on numba's threads, as
+    many as :func:`tarot_env._threads.kernel_threads` sets (the vector envs' ``num_threads``)."""
     if not JIT_AVAILABLE:
         return None
+    if parallel:  # a name of its own: numba's disk cache files a kernel by its name, not its options
+        fn = _renamed(fn, "__parallel")
     inlining = "always" if inline else "never"
     if _FunctionCache is None:
-        return numba.njit(cache=True, nogil=True, inline=inlining)(fn)
-    dispatcher = numba.njit(nogil=True, inline=inlining)(fn)
+        return numba.njit(cache=True, nogil=True, inline=inlining, parallel=parallel)(fn)
+    dispatcher = numba.njit(nogil=True, inline=inlining, parallel=parallel)(fn)
     dispatcher._cache = _FunctionCache(dispatcher.py_func)  # what cache=True does, with the package's stamp
     return dispatcher
+
+
+def _renamed(fn: Callable, suffix: str) -> Callable:
+    """A copy of ``fn`` (the same code) under the name ``fn.__name__ + suffix``. numba names a
+    kernel's cache files after its qualified name and keys its entries by signature only: a
+    serial and a parallel variant of one function would load each other's machine code."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + suffix, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = fn.__qualname__ + suffix
+    copy.__module__, copy.__doc__ = fn.__module__, fn.__doc__
+    return copy

@@ -1,25 +1,32 @@
-"""Rows of a batch stepped on several threads: every core of one machine for the vector envs.
+"""Every core of one machine for the vector envs: the kernels' row loops on numba's threads.
 
-The compiled kernels (numba, ``nogil=True``: :mod:`tarot_env._jit`) release the GIL, so threads
-that each run them over their own contiguous block of table rows run at once on separate cores,
-with no copy of the state: the rows of a batch are independent and each thread writes only its
-own. Whatever draws random numbers (new deals, a match's next hand) stays on the calling thread,
-in row order, after the threaded part: so results are identical for every number of threads
-(``tests/test_threads.py``).
+The rows of a batch (the tables) are independent, and the compiled kernels that do most of a
+step's work loop over them: the French play (``rules/french/play.apply_play``), the Tarocchino
+engine (``rules/bolognese/engine.step_rows``) and both observation encoders. Each is compiled
+twice from one source (:func:`tarot_env._jit.njit`): a plain loop, and numba's parallel loop
+(``prange``), whose iterations numba shares among its threads with no GIL and no copy of the
+state. A vector env made with ``num_threads=K > 1`` calls the parallel variants with numba's
+thread count set to K for the call (:class:`KernelThreads`); the NumPy phases (bidding, the
+écart, scoring, dealing) stay on the calling thread, in row order, and whatever draws random
+numbers with them. So results are identical for every K (``tests/test_threads.py``).
 
-A block smaller than :data:`MIN_ROWS` is not worth a thread (the hand-over costs tens of µs):
-small batches run on the calling thread.
+Why numba's loops rather than Python threads over blocks of rows (the first version): waking a
+sleeping thread costs tens of microseconds on a virtual machine, twice per step, and each block
+paid the NumPy phases' Python again; numba's OpenMP workers wait a moment spinning before
+they sleep (libgomp's default), and the Python is paid once (docs/performance.md, "Every core").
+
+numba's thread pool has ``NUMBA_NUM_THREADS`` threads (the machine's cores by default): a
+larger K runs on that many. numba's OpenMP layer cannot be used again in a process forked after
+it ran: fork worker processes (SB3's ``SubprocVecEnv``) before stepping a multi-threaded env, or
+use the ``spawn``/``forkserver`` start methods.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 
-#: the fewest rows a thread is given
-MIN_ROWS = 256
+from tarot_env._jit import JIT_AVAILABLE, numba
 
 
 def available_cores() -> int:
@@ -41,58 +48,23 @@ def resolve_threads(num_threads: Any) -> int:
     return num_threads
 
 
-class RowThreads:
-    """Runs a function over blocks of rows on ``num_threads`` threads (see the module docstring)."""
+class KernelThreads:
+    """The number of threads a vector env's kernels run on; ``with threads:`` sets numba's for
+    the calling thread (numba's setting is per thread) and puts the previous one back after.
+
+    ``parallel`` is False for one thread, or without numba: the kernels' plain variants run."""
 
     def __init__(self, num_threads: int) -> None:
         self.num_threads = num_threads
-        self._pool: ThreadPoolExecutor | None = None
+        self.parallel = num_threads > 1 and JIT_AVAILABLE
+        self._before: list[int] = []
 
-    def blocks(self, n: int) -> list[slice]:
-        """Contiguous blocks covering ``0..n-1``: one per thread, none below :data:`MIN_ROWS`."""
-        k = max(1, min(self.num_threads, n // MIN_ROWS))
-        edges = [n * i // k for i in range(k + 1)]
-        return [slice(edges[i], edges[i + 1]) for i in range(k)]
+    def __enter__(self) -> KernelThreads:
+        if self.parallel:
+            self._before.append(numba.get_num_threads())
+            numba.set_num_threads(min(self.num_threads, numba.config.NUMBA_NUM_THREADS))
+        return self
 
-    def run(self, fn: Callable[[slice], Any], n: int) -> list[Any]:
-        """``fn(block)`` for every block of ``0..n-1``, on the threads; the results in block order.
-        An exception in a block is raised here (after every block has finished)."""
-        if self.num_threads == 1:  # the default: nothing to split (the env's hot path)
-            return [fn(slice(None))]
-        blocks = self.blocks(n)
-        if len(blocks) == 1:
-            return [fn(blocks[0])]
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.num_threads, thread_name_prefix="tarot_env-rows")
-        futures = [self._pool.submit(fn, b) for b in blocks[1:]]
-        try:
-            first = fn(blocks[0])  # the calling thread takes a block too
-        finally:
-            wait(futures)  # no block is left running, whatever raised
-        return [first, *(f.result() for f in futures)]
-
-    def encode(self, encoder: Any, state: Any, rows: Any, players: Any) -> Any:
-        """``encoder.encode(state, rows, players)``, the blocks of rows encoded on the threads."""
-        if self.num_threads == 1 or len(self.blocks(len(rows))) == 1:
-            return encoder.encode(state, rows, players)
-        import numpy as np
-
-        out = np.empty((len(rows), encoder.size), dtype=np.int8)
-
-        def part(b: slice) -> None:
-            out[b] = encoder.encode(state, rows[b], players[b])
-
-        self.run(part, len(rows))
-        return out
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"num_threads": self.num_threads}  # a pool does not pickle: a copy makes its own
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.num_threads = state["num_threads"]
-        self._pool = None
+    def __exit__(self, *exc: Any) -> None:
+        if self.parallel:
+            numba.set_num_threads(self._before.pop())

@@ -230,7 +230,7 @@ def test_french_observations_are_unchanged():
 #: "inserted" of 3 values before the field ``{at}`` of the layout and ``{oracle_at}`` of the oracle's
 #: (at the end for None), and the row functions as plain Python
 _HOOK = """
-def njit(fn, inline=False):
+def njit(fn, inline=False, parallel=False):
     return None
 
 

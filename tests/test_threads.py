@@ -2,21 +2,21 @@
 
 Same seed, same actions (random legal ones drawn from one generator), for K = 1, 2 and 4 threads:
 the observations, masks, players, rewards, terminations, the finished deals' scores and records,
-and the final state are identical. The batch is large enough (1,100 tables) for 4 blocks of rows.
+the hands that ended (Tarocchino: with their scoring details) and the final state are identical.
+The batch (1,100 tables) gives every thread of numba's pool many rows.
 """
 
 from __future__ import annotations
 
-import itertools
 import pickle
 
 import numpy as np
 import pytest
 
 import tarot_env.vector
-from tarot_env._threads import MIN_ROWS, RowThreads, available_cores, resolve_threads
+from tarot_env._threads import KernelThreads, available_cores, resolve_threads
 
-B = 4 * MIN_ROWS + 76
+B = 1100
 
 
 def trajectory(env_id: str, num_threads: int, steps: int, **options) -> list:
@@ -29,6 +29,7 @@ def trajectory(env_id: str, num_threads: int, steps: int, **options) -> list:
         out = venv.step(actions)
         seen += [out.observations.copy(), out.action_masks.copy(), out.players.copy(), out.rewards.copy(), out.terminations.copy()]
         seen += [out.infos["ended"].copy(), out.infos.get("scores"), out.infos.get("records")]
+        seen.append([(h.row, h.result, list(h.scores), h.info, h.match_over) for h in out.infos.get("hands", [])])
     seen.append(
         {
             k: v.copy()
@@ -53,7 +54,7 @@ def same(a, b) -> bool:
 )  # fmt: skip
 def test_every_number_of_threads_gives_the_same_trajectory(env_id, options, steps):
     one = trajectory(env_id, 1, steps, **options)
-    ended = sum(len(x) for x in one[6::8] if x is not None)
+    ended = sum(len(x) for x in one[6::9] if x is not None)
     assert ended > 0  # deals finished and were dealt again on the way
     for k in (2, 4):
         other = trajectory(env_id, k, steps, **options)
@@ -62,24 +63,32 @@ def test_every_number_of_threads_gives_the_same_trajectory(env_id, options, step
             assert same(a, b), f"{k} threads: item {i} differs"
 
 
-def test_blocks_cover_the_rows_and_small_batches_stay_on_one_thread():
-    threads = RowThreads(4)
-    assert threads.blocks(100) == [slice(0, 100)]
-    blocks = threads.blocks(10 * MIN_ROWS + 3)
-    assert len(blocks) == 4 and blocks[0].start == 0 and blocks[-1].stop == 10 * MIN_ROWS + 3
-    assert all(a.stop == b.start for a, b in itertools.pairwise(blocks))
-    assert threads.run(lambda b: b.stop - b.start, 10 * MIN_ROWS + 3) == [b.stop - b.start for b in blocks]
+def test_the_kernels_run_on_the_threads_asked_for_and_numbas_setting_is_put_back():
+    import numba
 
+    from tarot_env.encoding import french as french_encoding
 
-def test_an_exception_in_a_block_is_raised_after_every_block_ends():
-    threads = RowThreads(2)
+    before = numba.get_num_threads()
+    seen = []
+    kernel = french_encoding.encode_rows_parallel
 
-    def fail_second(b: slice) -> None:
-        if b.start > 0:
-            raise RuntimeError("block failed")
+    def spy(*args):  # the parallel variant runs, with numba's thread count set to the env's
+        seen.append(numba.get_num_threads())
+        return kernel(*args)
 
-    with pytest.raises(RuntimeError, match="block failed"):
-        threads.run(fail_second, 4 * MIN_ROWS)
+    french_encoding.encode_rows_parallel = spy
+    try:
+        venv = tarot_env.vector.make("french_tarot_v0", 64, num_threads=2)
+        venv.reset(seed=0)
+    finally:
+        french_encoding.encode_rows_parallel = kernel
+    assert seen == [min(2, numba.config.NUMBA_NUM_THREADS)]
+    assert numba.get_num_threads() == before
+    one = KernelThreads(1)
+    assert not one.parallel
+    with KernelThreads(10**6):  # more than numba's pool: its every thread
+        assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+    assert numba.get_num_threads() == before
 
 
 def test_num_threads_is_checked_and_none_means_every_core():

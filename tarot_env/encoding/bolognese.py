@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import njit, prange
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.state import (
     ACTIVE,
@@ -359,14 +359,15 @@ def encode_rows_py(ints, seat_ints, cards, rows, viewers, out, off):
     players (four fields per seat) while the reference's one pass does not: with 6 players
     (Mattazza) the reference, compiled, is the faster of the two and runs instead."""
     if seat_ints.shape[1] <= 5:
-        for i in range(rows.shape[0]):
+        for i in prange(rows.shape[0]):  # rows are independent: numba's threads share them (tarot_env._threads)
             encode_row(ints, seat_ints, cards, rows[i], viewers[i], out[i], off)
     else:
-        for i in range(rows.shape[0]):
+        for i in prange(rows.shape[0]):
             _encode_row_reference(ints, seat_ints, cards, rows[i], viewers[i], out[i], off)
 
 
 encode_rows = njit(encode_rows_py) or encode_rows_py
+encode_rows_parallel = njit(encode_rows_py, parallel=True) or encode_rows_py
 
 
 def oracle_row_py(ints, seat_ints, cards, b, viewer, out, off):
@@ -416,11 +417,14 @@ class TarocchinoEncoder:
         self.oracle_size = of[-1].offset + of[-1].length
         self.oracle_offsets = field_offsets(of, ORACLE_FIELDS)
 
-    def encode(self, s: TarocchinoState, rows: np.ndarray, viewers: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """(R, D) int8: the observation of ``viewers[i]`` at row ``rows[i]`` (into ``out`` when given)."""
+    def encode(
+        self, s: TarocchinoState, rows: np.ndarray, viewers: np.ndarray, out: np.ndarray | None = None, parallel: bool = False
+    ) -> np.ndarray:
+        """(R, D) int8: the observation of ``viewers[i]`` at row ``rows[i]`` (into ``out`` when given;
+        ``parallel``: the kernel's variant whose row loop runs on numba's threads, :mod:`tarot_env._threads`)."""
         if out is None:
             out = np.empty((len(rows), self.size), dtype=np.int8)
-        encode_rows(s.ints, s.seat_ints, s.cards, rows, viewers, out, self.offsets)
+        (encode_rows_parallel if parallel else encode_rows)(s.ints, s.seat_ints, s.cards, rows, viewers, out, self.offsets)
         return out
 
     def encode_oracle(self, s: TarocchinoState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import njit, prange
 from tarot_env.cards.french import CALLABLE, IS_TRUMP, NUM_CARDS, PETIT
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import COLUMN, FrenchTarotState, Phase
@@ -172,7 +172,7 @@ def encode_rows(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_car
     o_alone, o_chien, o_ecart, o_chelem = offsets[F_ALONE], offsets[F_CHIEN], offsets[F_ECART], offsets[F_CHELEM]
     o_poignee, o_poignee_cards, o_played = offsets[F_POIGNEE], offsets[F_POIGNEE_CARDS], offsets[F_PLAYED]
     o_trick, o_leaders, o_winners = offsets[F_TRICK], offsets[F_LEADERS], offsets[F_WINNERS]
-    for i in range(rows.shape[0]):
+    for i in prange(rows.shape[0]):  # rows are independent: numba's threads share them (tarot_env._threads)
         b = rows[i]
         v = viewers[i]
         o = out[i]
@@ -234,6 +234,7 @@ def encode_rows(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_car
             o[o_winners + n * t + _rel(history[b, H_WINNERS, t], v, n)] = 1
 
 
+encode_rows_parallel = njit(encode_rows, parallel=True) or encode_rows
 encode_rows = njit(encode_rows) or encode_rows
 
 
@@ -256,12 +257,14 @@ class FrenchTarotEncoder:
         """(R, N): absolute seat of each relative slot."""
         return (viewers[:, None] + self._seats[None, :]) % self.n
 
-    def encode(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:
-        """(R, D) int8 observations of ``viewers`` (one seat per row of ``rows``): :func:`encode_rows`."""
+    def encode(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray, parallel: bool = False) -> np.ndarray:
+        """(R, D) int8 observations of ``viewers`` (one seat per row of ``rows``): :func:`encode_rows`
+        (``parallel``: its variant whose row loop runs on numba's threads, :mod:`tarot_env._threads`)."""
         out = np.empty((len(rows), self.size), dtype=np.int8)
         b = s.blocks
-        encode_rows(out, rows, viewers, self.offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
-                    b["card_flags"], b["history"], _CALL_SLOT)  # fmt: skip
+        kernel = encode_rows_parallel if parallel else encode_rows
+        kernel(out, rows, viewers, self.offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
+               b["card_flags"], b["history"], _CALL_SLOT)  # fmt: skip
         return out
 
     def encode_oracle(self, s: FrenchTarotState, rows: np.ndarray, viewers: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env._threads import RowThreads, resolve_threads
+from tarot_env._threads import KernelThreads, resolve_threads
 from tarot_env.encoding.french import FrenchTarotEncoder
 from tarot_env.envs.french_rewards import final_rewards, trick_rewards
 from tarot_env.rules.french import actions as A
@@ -33,8 +33,8 @@ class FrenchTarotVectorEnv:
     Options are those of ``french_tarot_v0`` (``num_players``, ``reward``, ``shaping``,
     ``oracle``, ``dealer`` and every rules option), plus ``records=True`` to receive the
     game record of each finished deal in ``infos["records"]``, and ``num_threads``: the
-    threads that step and encode the tables (default 1; None: every available core;
-    :mod:`tarot_env._threads`), with the same results for every number.
+    threads the compiled kernels that step and encode the tables run on (default 1; None:
+    every available core; :mod:`tarot_env._threads`), with the same results for every number.
 
     Deals annulled at once (a petit sec under ``petit_sec="annul"``) need no decision: the
     row is dealt again at once, and ``infos["annulled"]`` counts them.
@@ -59,7 +59,7 @@ class FrenchTarotVectorEnv:
         self.config = make_config(num_players, **rules)
         check_env_options(num_players, reward, dealer, shaping=shaping, oracle=oracle, records=records)
         self.num_envs = int(num_envs)
-        self.threads = RowThreads(resolve_threads(num_threads))
+        self.threads = KernelThreads(resolve_threads(num_threads))
         self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
         self.game = FrenchTarotGame(self.config)
         self.encoder = FrenchTarotEncoder(self.game)
@@ -124,7 +124,8 @@ class FrenchTarotVectorEnv:
         actions = self._check(actions, rows)
         s = self.game_state
         tricks_before = s.trick_no[rows] if self.shaping else None
-        self.threads.run(lambda b: self.game.step(s, actions[b], rows[b], check=False), len(rows))
+        with self.threads:
+            self.game.step(s, actions, rows, check=False, parallel=self.threads.parallel)
         if self.records:
             for row, action in zip(rows.tolist(), actions.tolist()):
                 self._actions[row].append(action)
@@ -223,7 +224,8 @@ class FrenchTarotVectorEnv:
         s = self.game_state
         every = rows is self._rows  # plain copies are cheaper than gathers
         players = s.current.copy() if every else s.current[rows]
-        obs = self.threads.encode(self.encoder, s, rows, players)
+        with self.threads:
+            obs = self.encoder.encode(s, rows, players, parallel=self.threads.parallel)
         if self.oracle:
             infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
         return VectorStep(obs, s.legal.copy() if every else s.legal[rows], players, rewards, terminations, infos)

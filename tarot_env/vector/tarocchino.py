@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env._threads import RowThreads, resolve_threads
+from tarot_env._threads import KernelThreads, resolve_threads
 from tarot_env.encoding.bolognese import TarocchinoEncoder
 from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_points, trick_reward
 from tarot_env.errors import IllegalActionError
@@ -70,7 +70,7 @@ class TarocchinoVectorEnv:
         self.deals = MatchDeals(keep=records)  # the episodes' deals (records need them)
         self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
         self.num_envs = int(num_envs)
-        self.threads = RowThreads(resolve_threads(num_threads))
+        self.threads = KernelThreads(resolve_threads(num_threads))
         self.num_players = self.game.num_players
         self.num_actions = NUM_ACTIONS
         self.encoder = TarocchinoEncoder(self.num_players)
@@ -130,7 +130,8 @@ class TarocchinoVectorEnv:
         s = self.game_state
         tricks_before = s.ints[rows, TRICK_NO].copy() if self.shaping else None
         hands_before = s.ints[rows, HAND_NO].copy() if self.shaping else None
-        ends = self.game.step(s, rows, actions, self._rng, self.deals, threads=self.threads)
+        with self.threads:
+            ends = self.game.step(s, rows, actions, self._rng, self.deals, parallel=self.threads.parallel)
         if self.records:
             for row, a in zip(rows.tolist(), actions.tolist()):
                 self._actions[row][-1].append(a)
@@ -266,7 +267,8 @@ class TarocchinoVectorEnv:
         s = self.game_state
         every = rows is self._rows
         players = s.current.copy() if every else s.current[rows]
-        obs = self.threads.encode(self.encoder, s, rows, players)
+        with self.threads:
+            obs = self.encoder.encode(s, rows, players, parallel=self.threads.parallel)
         if self.oracle:
             infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
         return VectorStep(obs, s.legal.copy() if every else s.legal[rows], players, rewards, terminations, infos)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import njit, prange
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.auction import _auction, _auction_legal
 from tarot_env.rules.bolognese.claims import _begin_turn, _claim, _declare, _open_claim
@@ -229,7 +229,7 @@ def step_rows_py(
     """:func:`step_row` for each of ``rows`` with ``actions`` (legal, checked by the caller).
     Returns how many rows stopped in PREPARE or SCORE, for the NumPy code to finish."""
     pending = 0
-    for i in range(rows.shape[0]):
+    for i in prange(rows.shape[0]):  # rows are independent: numba's threads share them (tarot_env._threads)
         step_row(ints, seat_ints, cards, hist, legal, rows[i], actions[i], opts)
         ph = ints[rows[i], PHASE]
         if ph == PH_PREPARE or ph == PH_SCORE:
@@ -238,6 +238,7 @@ def step_rows_py(
 
 
 step_rows = njit(step_rows_py) or step_rows_py
+step_rows_parallel = njit(step_rows_py, parallel=True) or step_rows_py
 
 
 def start_hands_py(

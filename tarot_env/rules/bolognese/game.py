@@ -320,22 +320,18 @@ class TarocchinoGame:
         actions: np.ndarray,
         rng: np.random.Generator | None = None,
         deals: MatchDeals | None = None,
-        threads: Any = None,
+        parallel: bool = False,
     ) -> list[HandEnd]:
         """Apply one legal action per row (the caller has checked ``state.legal``), then run
         the NumPy phases the rows reached. Returns the hands that ended. A match's next hand
         is dealt from ``deals.queued`` when a fixed deal waits there, else shuffled with ``rng``.
 
-        ``threads`` (a :class:`tarot_env._threads.RowThreads`): the compiled step runs on its
-        threads, a block of rows each; the NumPy phases after it (scoring, a match's next deal,
-        which draws from ``rng``) run on this thread, in row order, as without threads."""
+        ``parallel``: the compiled step runs its variant whose row loop runs on numba's threads
+        (:mod:`tarot_env._threads`); the NumPy phases after it (scoring, a match's next deal,
+        which draws from ``rng``) stay on this thread, in row order."""
         ints, seat_ints, cards, hist, legal = state.blocks
-        if threads is None:
-            pending = engine.step_rows(ints, seat_ints, cards, hist, legal, rows, actions, self.opts)
-        else:
-            parts = threads.run(lambda b: engine.step_rows(ints, seat_ints, cards, hist, legal, rows[b], actions[b], self.opts), len(rows))
-            pending = sum(parts)
-        if pending == 0:
+        kernel = engine.step_rows_parallel if parallel else engine.step_rows
+        if kernel(ints, seat_ints, cards, hist, legal, rows, actions, self.opts) == 0:
             return []
         return self._settle(state, rows, rng, deals)
 

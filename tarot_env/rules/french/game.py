@@ -146,12 +146,16 @@ class FrenchTarotGame:
         rows: np.ndarray | None = None,
         check: bool = True,
         mask: np.ndarray | None = None,
+        parallel: bool = False,
     ) -> None:
         """Apply one action in each of ``rows`` (default: every unfinished deal).
 
         With ``check`` every action is first tested against the legal mask (``mask`` when the
         caller already has it for these rows); an illegal one raises
         :class:`IllegalActionError` before anything changes.
+
+        ``parallel``: the rows playing a card (most rows of a batch) go through the variant of
+        the compiled play whose row loop runs on numba's threads (:mod:`tarot_env._threads`).
         """
         if rows is None:
             rows = np.flatnonzero(s.phase != _DONE)
@@ -172,7 +176,10 @@ class FrenchTarotGame:
             parts = []
             for phase, idx in self._by_phase(s.phase[rows]):
                 start, _ = _SPAN[phase]
-                left = self._apply_fns[phase](s, rows[idx], actions[idx] - start)
+                if phase == Phase.PLAY:
+                    left = self._play(s, rows[idx], actions[idx] - start, parallel)
+                else:
+                    left = self._apply_fns[phase](s, rows[idx], actions[idx] - start)
                 parts.append(rows[idx] if left is None else left)
             stale = np.concatenate(parts)
         if len(stale):
@@ -289,9 +296,9 @@ class FrenchTarotGame:
         complete = announcements.apply_show(self, s, rows, A.SHOW_CARDS[slot])
         s.phase[complete] = Phase.PLAY
 
-    def _play(self, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:
+    def _play(self, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray, parallel: bool = False) -> np.ndarray:
         """Returns the rows whose ``s.legal`` is still to be computed."""
-        over, stale = play.play_cards(self, s, rows, card)
+        over, stale = play.split_status(rows, play.play_status(self, s, rows, card, parallel))
         if len(stale):
             first_trick = stale[s.trick_no[stale] == 0]
             if len(first_trick):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import njit, prange
 from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
 from tarot_env.cards.french import EXCUSE as EXCUSE_ID
 from tarot_env.cards.french import FRENCH_DECK, PETIT, RANKS
@@ -264,7 +264,7 @@ def apply_play(rows, cards, ints, flags, seat_ints, seat_cards, card_ints, histo
     n = opts[N]
     excuse = opts[EXCUSE]
     status = np.zeros(rows.shape[0], dtype=np.int8)
-    for i in range(rows.shape[0]):
+    for i in prange(rows.shape[0]):  # rows are independent: numba's threads share them (tarot_env._threads)
         b = rows[i]
         c = cards[i]
         p = ints[b, CURRENT]
@@ -296,6 +296,7 @@ def apply_play(rows, cards, ints, flags, seat_ints, seat_cards, card_ints, histo
 
 
 play_masks = njit(play_masks) or play_masks
+apply_play_parallel = njit(apply_play, parallel=True) or apply_play
 apply_play = njit(apply_play) or apply_play
 
 
@@ -310,9 +311,20 @@ def play_cards(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray
 
     Returns ``(over, unrefreshed)``: the rows whose deal is over, and the rows whose
     ``s.legal`` the caller must still compute (the others have their next legal cards)."""
+    return split_status(rows, play_status(g, s, rows, card))
+
+
+def play_status(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray, parallel: bool = False) -> np.ndarray:
+    """:func:`apply_play` on ``rows``: its status per row (``parallel``: its variant whose row
+    loop runs on numba's threads, :mod:`tarot_env._threads`)."""
     b = s.blocks
-    status = apply_play(rows, card, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"], b["card_ints"],
-                        b["history"], b["legal"], b["poignee_todo"], _SUIT_OF, _STRENGTH, g.play_options)  # fmt: skip
+    kernel = apply_play_parallel if parallel else apply_play
+    return kernel(rows, card, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"], b["card_ints"],
+                  b["history"], b["legal"], b["poignee_todo"], _SUIT_OF, _STRENGTH, g.play_options)  # fmt: skip
+
+
+def split_status(rows: np.ndarray, status: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(over, unrefreshed)`` of :func:`play_cards` from :func:`apply_play`'s status per row."""
     if len(rows) == 1:
         code = status.item(0)
         return (rows if code == 1 else _NO_ROWS), (_NO_ROWS if code == 0 else rows)
