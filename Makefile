@@ -2,7 +2,7 @@
 #   make demo    - the main job: train a small MaskablePPO agent on French Tarot (4 players, a few minutes),
 #                  then evaluate it in the arena against random and rule-based agents (runs/main)
 #   make play    - play one deal of every environment between random agents and print the results
-#   make test    - lint (ruff) and run the whole test suite
+#   make test    - lint (ruff) and run the whole test suite (installs Debian's chromium for the browser tests if missing)
 #   make bench   - measure decisions per second, AEC and vector APIs (results/benchmark.json, results/vector_throughput.png)
 #   make arena   - the rule-based bot against random players in every game (results/arena)
 #   make train   - a short MaskablePPO self-play run on French Tarot, 4 players (runs/french4)
@@ -14,7 +14,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo play test bench arena train benchmark lint setup clean
+.PHONY: demo play test bench arena train benchmark lint setup clean chromium
 
 # torch first: the CPU build these machines serve locally (torch==2.13.0). The train extra then finds
 # torch satisfied and downloads no CUDA build. Elsewhere, TORCH="torch" (or your own build) works too.
@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet "$(TORCH)"
-	$(PY) -m pip install --quiet -e ".[test,train,rllib]"
+	$(PY) -m pip install --quiet -e ".[test,train,rllib,web]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -39,7 +39,14 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
-test: lint
+# the browser tests (tests/test_web_browser.py) drive Debian's Chromium: installed here where missing, as root or with sudo
+chromium:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; \
+	fi
+
+test: lint chromium
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -5,6 +5,7 @@ the experiment scripts (benchmark, training, arena) behind one interface.
     tarot play ENV_ID [--players N] [--seat N|random] [--agents rules,random,...] [--deals K | --match --target T]
                [--time-per-move S] [--seed S] [--record PATH] [--option KEY=VALUE ...]
     tarot replay PATH [--to-end] [--move N]
+    tarot serve [--port P] [--db FILE]     the online room in the browser (the web extra)
     tarot bench | train | arena ...        (tarot <command> --help shows examples)
 
 The command is installed with the package (``[project.scripts]``); ``python -m tarot_env.cli``
@@ -40,6 +41,13 @@ The record of the finished deals is saved at the end (default runs/games/<env>-<
   tarot replay game.json --to-end           print the table after every move, no prompt
 
 keys: Enter or n = next move, p = back one move, g N = go to move N (g 0: the deal), e = the end, q = quit.""",
+    "serve": """examples:
+  tarot serve                          the room at http://localhost:8000/ (database tarot_web.sqlite)
+  tarot serve --port 8080 --db runs/room.sqlite --records runs/web_games
+  sqlite3 tarot_web.sqlite "select name, xp, chips from users order by xp desc"
+
+people play in the browser against robots (rules, random, pretrained, pimc) and each other; every deal's
+record is saved in the database and in --records (replay it: tarot replay FILE). Needs the web extra. docs/web.md""",
     "bench": """examples:
   tarot bench --api aec --env french_tarot_v0 --players 4 --seconds 2
   tarot bench --api vector --env ottocento_v0 --batch 1,256,4096 --out runs/bench_ottocento.json
@@ -112,6 +120,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", help="a JSON game record (from tarot play, env.unwrapped.record(), or a session of them)")
     p.add_argument("--to-end", action="store_true", help="print the table after every move to the end, without prompting")
     p.add_argument("--move", type=checks.move_number, metavar="N", help="start at move N (0: the deal)")
+
+    p = add("serve", "the online room: play in the browser against robots and people (docs/web.md)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", default="tarot_web.sqlite", help="SQLite file of users, games, records, leaderboard (default tarot_web.sqlite)")
+    p.add_argument("--records", default="runs/web_games", metavar="DIR", help="folder for the deal records (default runs/web_games)")
+    p.add_argument("--robot-delay", type=checks.seconds, default=0.8, metavar="SECONDS", help="a robot's pause (default 0.8)")
+    p.add_argument(
+        "--reconnect-window", type=checks.seconds, default=180.0, metavar="SECONDS",
+        help="how long a disconnected player may take to come back before he has abandoned (default 180)",
+    )
 
     p = add("bench", "measure decisions per second (experiments/benchmark.py)")
     p.add_argument("--env", action="append", help="env id (repeatable; default: every env)")
@@ -187,6 +206,10 @@ def _main(argv: list[str] | None) -> int:
         from tarot_env.cli import play
 
         return play.run(args)
+    if args.command == "serve":
+        from tarot_env.web import serve
+
+        return serve.run(args)
     if args.command == "replay":
         from tarot_env.cli import replay
 

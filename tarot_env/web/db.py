@@ -1,0 +1,205 @@
+"""The room's database: users, tables, games, deal records and the leaderboard, in SQLite.
+
+Through SQLAlchemy Core (a well-kept library; any database it speaks would do, SQLite by default:
+one file, ``tarot_web.sqlite``, that anyone can open with ``sqlite3`` and query). The schema is
+plain: the JSON columns hold the deal records exactly as ``env.unwrapped.record()`` writes them
+(docs/interface.md §5), so a record read back replays with ``tarot replay``.
+
+    sqlite3 tarot_web.sqlite "select name, xp, chips from users order by xp desc"
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.pool import StaticPool
+
+from tarot_env.web.room import START_CHIPS, User
+
+metadata = MetaData()
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("token", String(64), nullable=False, unique=True),
+    Column("chips", Integer, nullable=False, default=START_CHIPS),
+    Column("xp", Integer, nullable=False, default=0),
+    Column("created", String(32), nullable=False),
+)
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("env", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("owner_id", Integer, ForeignKey("users.id")),
+    Column("created", String(32), nullable=False),
+)
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", Integer, ForeignKey("tables.id"), nullable=False),
+    Column("game_no", Integer, nullable=False),
+    Column("env", String(40), nullable=False),
+    Column("deals", Integer, nullable=False),
+    Column("settings", Text, nullable=False),  # JSON: the table's settings at the game's end
+    Column("official", Boolean, nullable=False),
+    Column("reason", String(80), nullable=False),  # why it counts or not (practice, cancelled, shared address)
+    Column("cancelled", Boolean, nullable=False),
+    Column("result", Text, nullable=False),  # JSON: totals, winners, chips, xp
+    Column("ended", String(32), nullable=False),
+)
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id")),  # NULL for a robot
+    Column("robot", String(20)),
+    Column("total", Integer, nullable=False),
+    Column("winner", Boolean, nullable=False),
+    Column("xp", Integer, nullable=False),
+    Column("chips_net", Integer, nullable=False),
+)
+records = Table(
+    "records",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", Integer, ForeignKey("tables.id"), nullable=False),
+    Column("game_no", Integer, nullable=False),
+    Column("env", String(40), nullable=False),
+    Column("result", String(40), nullable=False),
+    Column("record", Text, nullable=False),  # JSON: the deal record, replayable with `tarot replay`
+    Column("created", String(32), nullable=False),
+)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+class Store:
+    """The database of one server. ``url``: a SQLAlchemy URL or a file path (``tarot_web.sqlite``)."""
+
+    def __init__(self, url: str = "tarot_web.sqlite") -> None:
+        if "://" not in url:
+            if url != ":memory:":  # the file where asked: its folder is made (as --records' is)
+                Path(url).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                url = str(Path(url).expanduser())
+            url = f"sqlite:///{url}"
+        kwargs: dict[str, Any] = {}
+        if url in ("sqlite://", "sqlite:///:memory:"):  # one in-memory database shared by every connection
+            kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+        elif url.startswith("sqlite"):
+            kwargs = {"connect_args": {"check_same_thread": False}}
+        self.engine = create_engine(url, **kwargs)
+        metadata.create_all(self.engine)
+
+    # ----------------------------------------------------------------------------- users
+    def new_user(self, name: str) -> User:
+        token = secrets.token_urlsafe(24)
+        with self.engine.begin() as c:
+            uid = c.execute(insert(users).values(name=name, token=token, chips=START_CHIPS, xp=0, created=_now())).inserted_primary_key[0]
+        return User(id=int(uid), name=name, token=token)
+
+    def user_by_token(self, token: str) -> User | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(users).where(users.c.token == token)).first()
+        return None if row is None else User(id=row.id, name=row.name, token=row.token, chips=row.chips, xp=row.xp)
+
+    def save_user(self, user: User) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(users).where(users.c.id == user.id).values(name=user.name, chips=user.chips, xp=user.xp))
+
+    # ----------------------------------------------------------------------------- tables and games
+    def new_table(self, table_id: int, env: str, players: int, owner_id: int | None) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(tables).values(id=table_id, env=env, players=players, owner_id=owner_id, created=_now()))
+
+    def next_table_id(self) -> int:
+        with self.engine.connect() as c:
+            ids = [r.id for r in c.execute(select(tables.c.id))]
+        return max(ids, default=0) + 1
+
+    def save_record(self, table_id: int, game_no: int, env: str, result: str, record: dict[str, Any]) -> int:
+        with self.engine.begin() as c:
+            rid = c.execute(
+                insert(records).values(
+                    table_id=table_id, game_no=game_no, env=env, result=result, record=json.dumps(record), created=_now()
+                )
+            ).inserted_primary_key[0]
+        return int(rid)
+
+    def record(self, record_id: int) -> dict[str, Any] | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(records.c.record).where(records.c.id == record_id)).first()
+        return None if row is None else json.loads(row.record)
+
+    def records_of(self, table_id: int) -> list[dict[str, Any]]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(records.c.id, records.c.game_no, records.c.result).where(records.c.table_id == table_id)).all()
+        return [{"id": r.id, "game_no": r.game_no, "result": r.result} for r in rows]
+
+    def save_game(
+        self,
+        table_id: int,
+        game_no: int,
+        env: str,
+        settings: dict[str, Any],
+        result: dict[str, Any],
+        seats: list[dict[str, Any]],
+    ) -> int:
+        """One finished or annulled game, with a row per seat (``seats``: user_id or robot, total, winner, xp, chips_net)."""
+        with self.engine.begin() as c:
+            gid = c.execute(
+                insert(games).values(
+                    table_id=table_id,
+                    game_no=game_no,
+                    env=env,
+                    deals=settings["deals"],
+                    settings=json.dumps(settings),
+                    official=result["official"],
+                    reason=result["reason"],
+                    cancelled=result["cancelled"],
+                    result=json.dumps(result),
+                    ended=_now(),
+                )
+            ).inserted_primary_key[0]
+            for p, s in enumerate(seats):
+                c.execute(insert(game_players).values(game_id=gid, seat=p, **s))
+        return int(gid)
+
+    def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The points leaderboard: people by XP, with their official games and wins."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(users).where(users.c.xp > 0).order_by(users.c.xp.desc(), users.c.id).limit(limit)).all()
+            out = []
+            for r in rows:
+                played = c.execute(
+                    select(game_players.c.winner)
+                    .join(games, games.c.id == game_players.c.game_id)
+                    .where(game_players.c.user_id == r.id, games.c.official.is_(True))
+                ).all()
+                out.append({"name": r.name, "xp": r.xp, "chips": r.chips, "games": len(played), "wins": sum(1 for p in played if p.winner)})
+        return out

@@ -1,0 +1,345 @@
+"""End to end in a real headless Chromium (Debian's chromium and chromium-driver, driven by Selenium):
+the room's page served by uvicorn in this process, people clicking cards and buttons.
+
+Scenarios: a person plays a whole French Tarot deal against robots by clicking, then finds himself
+on the leaderboard; a time-out; a disconnection and return; a cancellation vote between two people;
+an Ottocento hand. Screenshots of the table go to docs/img/ (docs/web.md shows them).
+
+Needs /usr/bin/chromium and /usr/bin/chromedriver (``apt-get install chromium chromium-driver``;
+``make test`` installs them where missing).
+"""
+
+from __future__ import annotations
+
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+from tarot_env.web.app import create_app
+from tarot_env.web.room import Room
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
+
+
+# ------------------------------------------------------------------------------------- fixtures
+class LiveServer:
+    def __init__(self, tmp: Path) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.room = Room(robot_delay=0.05, pause=1.0, reconnect_window=120.0)
+        self.app = create_app(str(tmp / "room.sqlite"), room=self.room, records_dir=tmp / "records", tick=0.02)
+        self.server = uvicorn.Server(
+            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path) as server:
+        yield server
+
+
+@pytest.fixture
+def browser() -> Iterator[Callable[[], webdriver.Chrome]]:
+    """A factory of headless Chromium windows, each with its own profile (its own localStorage: its own person)."""
+    drivers: list[webdriver.Chrome] = []
+    dirs: list[tempfile.TemporaryDirectory[str]] = []
+
+    def make() -> webdriver.Chrome:
+        profile = tempfile.TemporaryDirectory(prefix="chromium-")
+        dirs.append(profile)
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in (
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "--window-size=1280,1100",
+            f"--user-data-dir={profile.name}",
+        ):
+            options.add_argument(flag)
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        driver.set_page_load_timeout(30)
+        drivers.append(driver)
+        return driver
+
+    yield make
+    for d in drivers:
+        d.quit()
+    for p in dirs:
+        p.cleanup()
+
+
+# ------------------------------------------------------------------------------------- helpers
+def wait(pred: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = pred()
+        except (StaleElementReferenceException, WebDriverException):
+            value = None
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def text(d: webdriver.Chrome, css: str) -> str:
+    els = d.find_elements(By.CSS_SELECTOR, css)
+    return els[0].text if els else ""
+
+
+def click(d: webdriver.Chrome, css: str, timeout: float = 20.0) -> None:
+    """Click the first element matching ``css``, trying again when the page re-rendered it meanwhile."""
+
+    def go() -> bool:
+        els = [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed() and e.is_enabled()]
+        if not els:
+            return False
+        els[0].click()
+        return True
+
+    wait(go, timeout, f"a clickable {css}")
+
+
+def messages(d: webdriver.Chrome) -> int:
+    return int(d.execute_script("return Number(document.body.dataset.tableMessages || 0)"))
+
+
+def enter(d: webdriver.Chrome, url: str, name: str) -> None:
+    d.get(url)
+    wait(lambda: d.find_element(By.ID, "name").is_displayed(), what="the name field")
+    d.find_element(By.ID, "name").send_keys(name)
+    click(d, "#hello")
+    wait(lambda: name in text(d, "#me-info"), what="the welcome")
+
+
+def create_table(d: webdriver.Chrome, env: str, players: int) -> None:
+    d.execute_script(
+        "const s = document.getElementById('create-env'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));"
+        "document.getElementById('create-players').value = String(arguments[1]);",
+        env,
+        players,
+    )
+    click(d, "#create")
+    wait(lambda: d.find_element(By.ID, "table").is_displayed(), what="the table")
+
+
+def add_robots(d: webdriver.Chrome, count: int) -> None:
+    for k in range(count):
+        before = len(d.find_elements(By.CSS_SELECTOR, ".seat .tag"))
+        click(d, "button.add-robot")
+        wait(lambda before=before: len(d.find_elements(By.CSS_SELECTOR, ".seat .tag")) > before, what=f"robot {k + 1}")
+
+
+def my_turn(d: webdriver.Chrome) -> bool:
+    return text(d, "#turn") == "your turn"
+
+
+def play_one(d: webdriver.Chrome) -> str | None:
+    """Click the first legal card, or the first move button: one decision. The move's text, or None when
+    the page re-rendered under the click (a slow machine): the caller looks at the page again."""
+    seen = messages(d)
+    cards = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
+    buttons = d.find_elements(By.CSS_SELECTOR, "#moves button.move")
+    target = cards[0] if cards else buttons[0]
+    try:
+        label = target.text
+        target.click()
+    except WebDriverException:  # stale, or covered while the page redrew: no move was sent
+        return None
+    wait(lambda: messages(d) > seen, what="the table after a move")
+    return label
+
+
+def play_to_the_end(d: webdriver.Chrome, timeout: float = 240.0, shot: str | None = None) -> int:
+    """Click through the deal until the game's result shows; the number of decisions made."""
+    deadline = time.monotonic() + timeout
+    made = 0
+    while time.monotonic() < deadline:
+        if text(d, ".game-result"):
+            return made
+        try:
+            legal = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
+            if my_turn(d) and (legal or d.find_elements(By.CSS_SELECTOR, "#moves button.move")):
+                if shot and made >= 6 and legal and d.find_elements(By.CSS_SELECTOR, "#trick .card"):
+                    d.save_screenshot(str(IMG / shot))  # the person to play, his legal cards lit, a trick on the table
+                    shot = None
+                made += play_one(d) is not None
+                continue
+        except (StaleElementReferenceException, IndexError):
+            continue
+        time.sleep(0.05)
+    raise AssertionError("the game did not end in time")
+
+
+# ------------------------------------------------------------------------------------- scenarios
+def test_person_plays_a_whole_french_deal_by_clicking_then_the_leaderboard(live: LiveServer, browser: Any) -> None:
+    d = browser()
+    enter(d, live.url, "Alice")
+    d.save_screenshot(str(IMG / "web-lobby.png"))
+    create_table(d, "french_tarot_v0", 4)
+    assert "★" in text(d, '.seat[data-seat="0"]')  # the owner's star
+    add_robots(d, 3)
+    click(d, "#start")
+    # a card that is not legal now: clicking it is refused with the rules' reason, and nothing changes
+    refused = False
+    deadline = time.monotonic() + 120
+    while not refused and time.monotonic() < deadline and not text(d, ".game-result"):  # a card he may not play
+        if my_turn(d):
+            illegal = d.find_elements(By.CSS_SELECTOR, "#hand .card.illegal")
+            if illegal:
+                hand_before = text(d, "#hand")
+                try:
+                    illegal[0].click()
+                except WebDriverException:  # the page redrew under the click: look again
+                    continue
+                wait(lambda: text(d, "#refusal"), what="the refusal")
+                assert "illegal move" in text(d, "#refusal")
+                assert text(d, "#hand") == hand_before and my_turn(d)
+                refused = True
+                continue
+            try:
+                play_one(d)
+            except (StaleElementReferenceException, IndexError):
+                continue
+        time.sleep(0.05)
+    assert refused or text(d, ".game-result"), "no illegal card to click before the deal's end"
+    play_to_the_end(d, shot="web-table-french.png")
+    assert text(d, ".game-result").startswith("Game over")
+    assert "Official game" in text(d, ".game-result")
+    d.save_screenshot(str(IMG / "web-game-over.png"))
+    table = live.room.tables[1]
+    assert table.state == "over" and table.game_result is not None and table.game_result.official
+    # the record of the deal is on the page, and replays
+    assert d.find_elements(By.CSS_SELECTOR, "#records a")
+    # the leaderboard: Alice with her XP (40 for a win at four, 5 for a loss)
+    click(d, "#nav-leaderboard")
+    wait(lambda: text(d, ".leader-name") == "Alice", what="the leaderboard row")
+    xp = int(text(d, ".leader-xp"))
+    assert xp == table.game_result.xp[0] and xp in (5, 40)
+    d.save_screenshot(str(IMG / "web-leaderboard.png"))
+
+
+def test_time_out_the_robot_plays_for_the_person(live: LiveServer, browser: Any) -> None:
+    d = browser()
+    enter(d, live.url, "Slow")
+    create_table(d, "french_tarot_v0", 3)
+    add_robots(d, 2)
+    click(d, "#settings-button")
+    field = d.find_element(By.ID, "set-time_per_turn")
+    field.clear()
+    field.send_keys("1.5")
+    click(d, "#save-settings")
+    wait(lambda: "changed" in d.find_element(By.ID, "settings-button").get_attribute("class"), what="the changed mark")
+    assert "(changed)" in text(d, "#settings-panel")
+    click(d, "#start")
+    wait(lambda: my_turn(d), what="the person's turn")
+    wait(lambda: text(d, "#countdown").endswith(" s"), what="the countdown")
+    d.save_screenshot(str(IMG / "web-countdown.png"))
+    # nobody clicks: after 1.5 s the robot plays the move
+    wait(lambda: "time-out" in text(d, "#events"), what="the time-out")
+    assert live.room.tables[1].timeouts and live.room.tables[1].timeouts[0][0] == 0
+
+
+def test_disconnection_robot_takes_the_seat_and_the_player_comes_back(live: LiveServer, browser: Any) -> None:
+    d = browser()
+    enter(d, live.url, "Bob")
+    create_table(d, "french_tarot_v0", 4)
+    add_robots(d, 3)
+    click(d, "#start")
+    wait(lambda: my_turn(d), what="Bob's turn")
+    table = live.room.tables[1]
+    d.get("about:blank")  # the page is gone: the WebSocket closes
+    wait(lambda: table.seats[0].bot_plays, what="the robot in Bob's seat")
+    # the robot plays Bob's turns at once (not after his time per turn)
+    wait(lambda: table.turn != 0 or table.state != "playing", what="the robot's move for Bob")
+    d.get(live.url)  # back: the page says hello with Bob's token and he takes his seat again
+    wait(lambda: d.find_element(By.ID, "table").is_displayed(), what="the table again")
+    wait(lambda: not table.seats[0].bot_plays, what="Bob back in his seat")
+    wait(lambda: "is back" in text(d, "#events"), what="the return in the log")
+    assert "away" not in text(d, '.seat[data-seat="0"]')
+    assert any("disconnected" in e for e in table.events)
+    play_to_the_end(d)
+    assert table.game_result is not None and table.game_result.xp[0] > 0  # he came back in time: the game counts
+
+
+def test_cancellation_vote_between_two_people(live: LiveServer, browser: Any) -> None:
+    a = browser()
+    b = browser()
+    enter(a, live.url, "Ann")
+    enter(b, live.url, "Ben")
+    create_table(a, "french_tarot_v0", 3)
+    wait(lambda: b.find_elements(By.CSS_SELECTOR, 'tr[data-table="1"] button.join'), what="the table in Ben's lobby")
+    click(b, 'tr[data-table="1"] button.join')
+    wait(lambda: "Ben" in text(a, '.seat[data-seat="1"]'), what="Ben seated")
+    add_robots(a, 1)
+    # chips, so that the stakes returned can be seen
+    click(a, "#settings-button")
+    a.find_element(By.ID, "set-chips").click()
+    click(a, "#save-settings")
+    wait(lambda: live.room.tables[1].settings.chips, what="the chips setting")
+    click(a, "#start")
+    wait(lambda: live.room.tables[1].state == "playing", what="the game")
+    users = {s.user.name: s.user for s in live.room.tables[1].seats if s.user}
+    assert users["Ann"].chips == 990 and users["Ben"].chips == 990
+    click(a, "#cancel-propose")
+    wait(lambda: "Cancellation proposed" in text(b, "#cancel-state"), what="the proposal at Ben's")
+    assert not a.find_elements(By.ID, "cancel-accept")  # the proposer has accepted already
+    b.save_screenshot(str(IMG / "web-cancel-vote.png"))
+    click(b, "#cancel-accept")
+    for d in (a, b):
+        wait(lambda d=d: "annulled" in text(d, ".game-result"), what="the annulment")
+    g = live.room.tables[1].game_result
+    assert g is not None and g.cancelled and g.xp == [0, 0, 0]
+    assert users["Ann"].chips == 1000 and users["Ben"].chips == 1000  # stakes returned
+
+
+def test_ottocento_hand_by_clicking(live: LiveServer, browser: Any) -> None:
+    d = browser()
+    enter(d, live.url, "Carla")
+    create_table(d, "ottocento_v0", 4)
+    add_robots(d, 3)
+    click(d, "#start")
+    made = play_to_the_end(d, shot="web-table-ottocento.png")
+    assert made >= 10  # a hand of Ottocento: at least the person's cards
+    table = live.room.tables[1]
+    assert table.game_result is not None and table.deal_results
+    assert text(d, ".deal-result").startswith("hand 1")

@@ -1,0 +1,50 @@
+"""``tarot serve``: the command starts the room on localhost with the database it is given."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tarot_env.cli import build_parser
+
+
+def test_serve_is_a_subcommand_with_localhost_by_default() -> None:
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.db) == ("127.0.0.1", 8000, "tarot_web.sqlite")
+    args = build_parser().parse_args(["serve", "--port", "8123", "--db", "x.sqlite"])
+    assert (args.port, args.db) == (8123, "x.sqlite")
+
+
+def test_tarot_serve_serves_the_page_and_makes_the_database(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = tmp_path / "room.sqlite"
+    cmd = [sys.executable, "-m", "tarot_env.cli", "serve", "--port", str(port), "--db", str(db), "--records", str(tmp_path / "rec")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    page = r.read().decode()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+                assert time.monotonic() < deadline, "tarot serve did not answer"
+                time.sleep(0.2)
+        assert "<title>Tarot room" in page and "/static/table.js" in page
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/table.js", timeout=5) as r:
+            assert "textContent" in r.read().decode()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/leaderboard", timeout=5) as r:
+            assert r.read() == b"[]"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    tables = {row[0] for row in sqlite3.connect(db).execute("select name from sqlite_master where type='table'")}
+    assert {"users", "tables", "games", "game_players", "records"} <= tables
