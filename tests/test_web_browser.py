@@ -3,7 +3,8 @@ the room's page served by uvicorn in this process, people clicking cards and but
 
 Scenarios: a person plays a whole French Tarot deal against robots by clicking, then finds himself
 on the leaderboard; a time-out; a disconnection and return; a cancellation vote between two people;
-an Ottocento hand. Screenshots of the table go to docs/img/ (docs/web.md shows them).
+an Ottocento hand. Screenshots of the table go to runs/web_screenshots/; with
+TAROT_WEB_SCREENSHOTS=docs/img, to the pictures docs/web.md shows.
 
 Needs /usr/bin/chromium and /usr/bin/chromedriver (``apt-get install chromium chromium-driver``;
 ``make test`` installs them where missing).
@@ -11,6 +12,7 @@ Needs /usr/bin/chromium and /usr/bin/chromedriver (``apt-get install chromium ch
 
 from __future__ import annotations
 
+import os
 import socket
 import tempfile
 import threading
@@ -31,7 +33,10 @@ from tarot_env.web.room import Room
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
+#: where the screenshots go: runs/web_screenshots/, or docs/img/ (the ones docs/web.md shows) with
+#: TAROT_WEB_SCREENSHOTS=docs/img, so that a test run leaves the committed pictures alone
+IMG = Path(__file__).resolve().parent.parent / os.environ.get("TAROT_WEB_SCREENSHOTS", "runs/web_screenshots")
+IMG.mkdir(parents=True, exist_ok=True)
 
 
 # ------------------------------------------------------------------------------------- fixtures
