@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tarot_env.agents import rule_agent
 from tarot_env.agents.random_agent import RandomAgent
 
 import tarot_env
@@ -78,17 +79,6 @@ class AgentCouldNotPlayError(ValueError):
 # ---------------------------------------------------------------------------------------------
 # Agents
 # ---------------------------------------------------------------------------------------------
-def rule_agent(env_id: str) -> Any:
-    """The rule-based bot of the env's game family."""
-    if env_id.startswith("french"):
-        from tarot_env.agents.french_rules import FrenchRuleAgent
-
-        return FrenchRuleAgent()
-    from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
-
-    return TarocchinoRuleAgent(env_id)
-
-
 def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = None) -> Any:
     """An agent from its CLI name: ``random``, ``rules``, ``pretrained`` (the table's trained model,
     :mod:`tarot_env.agents.trained`) or ``sb3:<path-to-zip>`` (``.zip`` may be left out).

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tarot_env.agents import rule_agent
 
 
 @dataclass
@@ -88,17 +89,6 @@ class TrainConfig:
 
 
 # ---------------------------------------------------------------------- opponents
-
-
-def rule_agent(env_id: str):
-    """The game family's rule-based bot."""
-    if env_id.startswith("french_tarot"):
-        from tarot_env.agents.french_rules import FrenchRuleAgent
-
-        return FrenchRuleAgent()
-    from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
-
-    return TarocchinoRuleAgent(env_id)
 
 
 class OpponentPool:

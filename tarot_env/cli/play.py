@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 import tarot_env
+from tarot_env.agents import rule_agent
 from tarot_env.cli import checks, views
 from tarot_env.cli.lines import LineReader
 from tarot_env.errors import IllegalActionError
@@ -126,17 +127,6 @@ def make_agents(
             raise SystemExit(f"tarot play: cannot load agent {spec!r}: {err}") from err
         out[seat] = (spec.split(":", 1)[0], agent)
     return out
-
-
-def rule_agent(env_id: str, target: int | None = None) -> Any:
-    """The rule-based bot of the game family (told the match's target where it claims)."""
-    if views.is_french(env_id):
-        from tarot_env.agents.french_rules import FrenchRuleAgent
-
-        return FrenchRuleAgent()
-    from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
-
-    return TarocchinoRuleAgent(env_id, target=target)
 
 
 def agent_move(agent: Any, fallback: Any, obs: dict[str, np.ndarray]) -> int:
