@@ -176,6 +176,11 @@ def busy_seconds() -> float | None:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
+def is_clean(load: float | None) -> bool:
+    """A run during which other processes used at most :data:`CLEAN_LOAD` of a core (measured)."""
+    return load is not None and load <= CLEAN_LOAD
+
+
 def other_load(busy_before: float | None, own_before: float, wall: float) -> float | None:
     """The cores other processes kept busy (on average) since ``busy_before`` / ``own_before``:
     the machine's busy time minus this process's own CPU time (every thread), over ``wall``."""
@@ -256,7 +261,6 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
     state_bytes = sum(block.nbytes for block in (blocks.values() if isinstance(blocks, dict) else blocks))
     step_bytes = sum(a.nbytes for a in (out.observations, out.action_masks, out.players, out.rewards, out.terminations))
     env_dps = sorted(r["env"] for r in runs)
-    clean = sorted(r["env"] for r in runs if r["other_load"] is not None and r["other_load"] <= CLEAN_LOAD)
     total_dps = sorted(r["total"] for r in runs)
     decisions, deals = sum(r["decisions"] for r in runs), sum(r["deals"] for r in runs)
     env_time, agent_time = sum(r["env_time"] for r in runs), sum(r["agent_time"] for r in runs)
@@ -274,9 +278,7 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
         "decisions_per_second_best": round(total_dps[-1], 1),
         "env_decisions_per_second": round(env_dps[len(runs) // 2], 1),
         "env_decisions_per_second_best": round(env_dps[-1], 1),
-        # the runs during which other processes used less than CLEAN_LOAD of a core, and their median
-        "clean_runs": len(clean),
-        "env_decisions_per_second_clean": round(clean[len(clean) // 2], 1) if clean else None,
+        # per run: the cores other processes kept busy (is_clean) and the env speed
         "other_load_per_run": [r["other_load"] for r in runs],
         "env_decisions_per_second_per_run": [round(r["env"], 1) for r in runs],
         "agent_share": round(agent_time / (env_time + agent_time), 3),
@@ -310,7 +312,7 @@ def _loads(r: dict) -> str:
     """The other processes' load during each run, in cores, and how many runs were clean."""
     loads = r.get("other_load_per_run") or []
     shown = "/".join("?" if x is None else f"{x:.2f}" for x in loads)
-    return f"{shown} cores ({r.get('clean_runs', 0)} of {len(loads)} runs clean)"
+    return f"{shown} cores ({sum(map(is_clean, loads))} of {len(loads)} runs clean)"
 
 
 def thread_scaling(results: list[dict]) -> list[dict]:
@@ -327,7 +329,7 @@ def thread_scaling(results: list[dict]) -> list[dict]:
         every, clean = pooled.setdefault((r["env"], json.dumps(base, sort_keys=True), r["batch_size"]), {}).setdefault(k, ([], []))
         for speed, load in zip(r["env_decisions_per_second_per_run"], r["other_load_per_run"]):
             every.append(speed)
-            if load is not None and load <= CLEAN_LOAD:
+            if is_clean(load):
                 clean.append(speed)
     out = []
     for (env_id, config, batch), by_k in sorted(pooled.items()):
@@ -361,10 +363,11 @@ def plot_thread_scaling(scaling: list[dict], path: Path, machine: dict) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
-    curves = sorted({(r["env"], json.dumps(r["config"], sort_keys=True), r["threads"]) for r in scaling if r["threads"] != 1})
-    for env_id, config, k in curves:
-        rows = sorted((r for r in scaling if (r["env"], json.dumps(r["config"], sort_keys=True), r["threads"]) == (env_id, config, k)),
-                      key=lambda r: r["batch_size"])  # fmt: skip
+    curves: dict[tuple[str, str, int], list[dict]] = {}
+    for r in sorted(scaling, key=lambda r: r["batch_size"]):
+        if r["threads"] != 1:
+            curves.setdefault((r["env"], json.dumps(r["config"], sort_keys=True), r["threads"]), []).append(r)
+    for (env_id, config, k), rows in sorted(curves.items()):
         label = f"{env_id} {_config_label(json.loads(config))}".removesuffix(" -") + f", {k} threads"
         ax.plot([r["batch_size"] for r in rows], [r["speedup"] for r in rows], "o-", label=label)
     ax.axhline(1.0, color="grey", linewidth=0.8)

@@ -111,7 +111,7 @@ def njit(fn: Callable, inline: bool = False, parallel: bool = False) -> Callable
     each array argument it passes, costs as much as the helper's own work.
 
     ``parallel=True``: the kernel's :data:`prange` loop over rows runs on numba's threads, as
-    many as :func:`tarot_env._threads.kernel_threads` sets (the vector envs' ``num_threads``)."""
+    many as :class:`tarot_env._threads.KernelThreads` sets (the vector envs' ``num_threads``)."""
     if not JIT_AVAILABLE:
         return None
     if parallel:  # a name of its own: numba's disk cache files a kernel by its name, not its options

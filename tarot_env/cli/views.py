@@ -107,21 +107,33 @@ def french_view(env: Any, human: int, kinds: list[str], totals: list[float], hea
     if t and phase != Phase.DONE:
         lines.append("last " + french_trick(env, t - 1))
     if phase in (Phase.PLAY, Phase.POIGNEE, Phase.SHOW):
-        leader = int(s.leader[0])
-        cards = [f"player_{p} {names[int(s.trick[0, p])]}" for p in ((leader + k) % n for k in range(n)) if s.trick[0, p] >= 0]
-        lines.append(f"trick {t + 1}/{raw.game.num_tricks}, led by player_{leader}: " + (", ".join(cards) or "(no card yet)"))
+        cards = [f"player_{p} {names[c]}" for p, c in french_table_cards(env)]
+        lines.append(f"trick {t + 1}/{raw.game.num_tricks}, led by player_{int(s.leader[0])}: " + (", ".join(cards) or "(no card yet)"))
     lines.append(f"your hand: {format_hand(FRENCH_DECK, np.flatnonzero(s.hands[0, human]))}")
     return "\n".join(lines)
 
 
-def french_trick(env: Any, t: int) -> str:
-    """``trick 3: player_1 7H, player_2 KH, … — won by player_2`` (trick ``t`` counted from 0)."""
+def french_trick_cards(env: Any, t: int) -> list[tuple[int, int]]:
+    """``(seat, card)`` of completed trick ``t`` (counted from 0), in play order from its leader."""
     s = env.unwrapped.game_state
     n = env.unwrapped.game.num_players
     leader = int(s.leaders[0, t])
     by_seat = {int(np.flatnonzero(s.played[0, :, c])[0]): int(c) for c in np.flatnonzero(s.trick_of[0] == t)}
-    cards = [f"player_{p} {FRENCH_DECK.names[by_seat[p]]}" for p in ((leader + k) % n for k in range(n)) if p in by_seat]
-    return f"trick {t + 1}: {', '.join(cards)} — won by player_{int(s.winners[0, t])}"
+    return [(p, by_seat[p]) for p in ((leader + k) % n for k in range(n)) if p in by_seat]
+
+
+def french_table_cards(env: Any) -> list[tuple[int, int]]:
+    """``(seat, card)`` of the trick on the table, in play order from its leader."""
+    s = env.unwrapped.game_state
+    n = env.unwrapped.game.num_players
+    leader = int(s.leader[0])
+    return [(p, int(s.trick[0, p])) for p in ((leader + k) % n for k in range(n)) if s.trick[0, p] >= 0]
+
+
+def french_trick(env: Any, t: int) -> str:
+    """``trick 3: player_1 7H, player_2 KH, … — won by player_2`` (trick ``t`` counted from 0)."""
+    cards = [f"player_{p} {FRENCH_DECK.names[c]}" for p, c in french_trick_cards(env, t)]
+    return f"trick {t + 1}: {', '.join(cards)} — won by player_{int(env.unwrapped.game_state.winners[0, t])}"
 
 
 def french_tricks_done(env: Any) -> int:
@@ -188,12 +200,10 @@ def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float],
     t = int(ints[S.TRICK_NO])
     if t and phase != S.PH_DONE:
         lines.append("last " + tarocchino_trick(env, t - 1))
-    if phase == S.PH_PLAY or len(np.flatnonzero(place == S.PL_TABLE)):
-        table = np.flatnonzero(place == S.PL_TABLE)
-        lead = int(ints[S.LEADER])
-        order = sorted(table, key=lambda c: (int(cards[S.PLAYED_BY, c]) - lead) % n)
-        played = ", ".join(f"player_{int(cards[S.PLAYED_BY, c])} {names[c]}" for c in order) or "(no card yet)"
-        lines.append(f"trick {t + 1}/{raw.config.num_tricks}, led by player_{lead}: {played}")
+    table = tarocchino_table_cards(env)
+    if phase == S.PH_PLAY or table:
+        played = ", ".join(f"player_{p} {names[c]}" for p, c in table) or "(no card yet)"
+        lines.append(f"trick {t + 1}/{raw.config.num_tricks}, led by player_{int(ints[S.LEADER])}: {played}")
     lines.append(f"your hand: {format_hand(BOLOGNESE_DECK, np.flatnonzero((hand_of == human) & (place == S.PL_HAND)))}")
     extra = int(np.sum((hand_of == human) & (place == S.PL_EXTRA)))
     if extra:
@@ -207,20 +217,35 @@ def _holder(cards: np.ndarray, c: int, S: Any) -> int:
     return h if h >= 0 else int(cards[S.PLAYED_BY, c])
 
 
-def tarocchino_trick(env: Any, t: int) -> str:
-    """``trick 3: player_1 KS, … — won by player_2`` (trick ``t`` counted from 0, in play order)."""
+def _in_play_order(env: Any, cards: np.ndarray, leader: int) -> list[tuple[int, int]]:
+    """``(seat, card)`` of Tarocchino ``cards`` played in one trick, in play order from ``leader``."""
     from tarot_env.rules.bolognese import state as S
 
-    raw = env.unwrapped
-    s = raw.game_state
-    cards = s.cards[0]
-    n = raw.num_players
-    last = np.flatnonzero(cards[S.TRICK_OF] == t)
-    winner = int(s.hist[0, t])
-    leader = s.trick_leader(0, t)
-    order = sorted(last, key=lambda c: (int(cards[S.PLAYED_BY, c]) - leader) % n)
-    played = ", ".join(f"player_{int(cards[S.PLAYED_BY, c])} {BOLOGNESE_DECK.names[c]}" for c in order)
-    return f"trick {t + 1}: {played} — won by player_{winner}"
+    played_by = env.unwrapped.game_state.cards[0, S.PLAYED_BY]
+    n = env.unwrapped.num_players
+    return sorted(((int(played_by[c]), int(c)) for c in cards), key=lambda pc: (pc[0] - leader) % n)
+
+
+def tarocchino_trick_cards(env: Any, t: int) -> list[tuple[int, int]]:
+    """``(seat, card)`` of completed trick ``t`` (counted from 0), in play order from its leader."""
+    from tarot_env.rules.bolognese import state as S
+
+    s = env.unwrapped.game_state
+    return _in_play_order(env, np.flatnonzero(s.cards[0, S.TRICK_OF] == t), s.trick_leader(0, t))
+
+
+def tarocchino_table_cards(env: Any) -> list[tuple[int, int]]:
+    """``(seat, card)`` of the trick on the table, in play order from its leader."""
+    from tarot_env.rules.bolognese import state as S
+
+    s = env.unwrapped.game_state
+    return _in_play_order(env, np.flatnonzero(s.cards[0, S.PLACE] == S.PL_TABLE), int(s.ints[0, S.LEADER]))
+
+
+def tarocchino_trick(env: Any, t: int) -> str:
+    """``trick 3: player_1 KS, … — won by player_2`` (trick ``t`` counted from 0, in play order)."""
+    played = ", ".join(f"player_{p} {BOLOGNESE_DECK.names[c]}" for p, c in tarocchino_trick_cards(env, t))
+    return f"trick {t + 1}: {played} — won by player_{int(env.unwrapped.game_state.hist[0, t])}"
 
 
 def tarocchino_tricks_done(env: Any) -> int:

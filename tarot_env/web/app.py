@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tarot_env.web.db import Store
-from tarot_env.web.room import ROBOTS, GameResult, Room, RoomError, Table, User
+from tarot_env.web.room import ROBOTS, GameResult, Room, RoomError, Table, User, check_game
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tarot_env.web")
@@ -301,7 +301,7 @@ class Server:
             await self.send(client, {"type": "leaderboard", "rows": self.store.leaderboard()})
             return
         if kind == "create":
-            self.room.check_game(data["env"], data["players"])  # refused before he leaves his table
+            check_game(data["env"], data["players"])  # refused before he leaves his table
             self._leave_current(client)
             table = self.room.create(user, data["env"], data["players"], client.address)
             client.table = table

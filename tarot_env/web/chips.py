@@ -87,9 +87,7 @@ def refund(stakes: Sequence[int], forfeited: Sequence[int] = ()) -> Payout:
     >>> refund([10, 10, 10], forfeited=[2])
     Payout(paid=(10, 10, 0), bank=10)
     """
-    lost = set(forfeited)
-    paid = tuple(0 if p in lost else s for p, s in enumerate(stakes))
-    return Payout(paid, sum(stakes) - sum(paid))
+    return forfeit(Payout(tuple(stakes), 0), forfeited)
 
 
 def forfeit(payout: Payout, seats: Sequence[int]) -> Payout:

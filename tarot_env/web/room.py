@@ -36,6 +36,7 @@ import tarot_env
 from tarot_env.cli import views as cli_views
 from tarot_env.cli.play import agent_move, make_agents, refusal, rule_agent, title
 from tarot_env.errors import IllegalActionError
+from tarot_env.rules.french import teams
 from tarot_env.web import chips as chip_rules
 from tarot_env.web import leaderboard
 from tarot_env.web.views import current_seat, deal_view, result_view
@@ -100,6 +101,20 @@ def check_settings(changes: Any) -> dict[str, Any]:
             value = kind(value)
         out[key] = value
     return out
+
+
+def check_game(env_id: Any, num_players: Any) -> None:
+    """:class:`RoomError` unless ``env_id`` is a game played by ``num_players``."""
+    if not isinstance(env_id, str):
+        raise RoomError("create: env is a game id such as french_tarot_v0")
+    if isinstance(num_players, bool) or not isinstance(num_players, int):
+        raise RoomError("create: players is a whole number")
+    if env_id not in tarot_env.ENV_IDS:
+        raise RoomError(f"unknown game {env_id[:40]!r}; the games are {', '.join(tarot_env.ENV_IDS)}")
+    from tarot_env.envs.env_docs import player_counts
+
+    if num_players not in player_counts(env_id):
+        raise RoomError(f"{env_id} is played by {', '.join(map(str, player_counts(env_id)))} players, not {num_players}")
 
 
 # ------------------------------------------------------------------------------------- people
@@ -176,12 +191,7 @@ class Table:
         on_deal_end: Callable[[Table, dict[str, Any], dict[str, Any]], None] | None = None,
         on_game_end: Callable[[Table, GameResult], None] | None = None,
     ) -> None:
-        if env_id not in tarot_env.ENV_IDS:
-            raise RoomError(f"unknown game {env_id[:40]!r}; the games are {', '.join(tarot_env.ENV_IDS)}")
-        from tarot_env.envs.env_docs import player_counts
-
-        if num_players not in player_counts(env_id):
-            raise RoomError(f"{env_id} is played by {', '.join(map(str, player_counts(env_id)))} players, not {num_players}")
+        check_game(env_id, num_players)
         self.id = table_id
         self.env_id = env_id
         self.num_players = num_players
@@ -284,10 +294,15 @@ class Table:
             raise RoomError("you are not seated at this table")
         if self.state in ("playing", "between"):
             raise RoomError("a game is in progress: propose a cancellation, or leave and the robot plays your seat")
-        self.seats[p] = Seat()
-        if self.is_owner(user):  # the next person seated, in seat order, takes the star
-            self.owner = next((s.user for s in self.seats if s.user is not None), None)
+        self._free(p)
         self.log(f"{user.name} leaves seat {p}")
+
+    def _free(self, p: int) -> None:
+        """Empty seat ``p``; if its person owned the table, the next person seated (in seat order) takes the star."""
+        user = self.seats[p].user
+        self.seats[p] = Seat()
+        if user is not None and self.is_owner(user):
+            self.owner = next((s.user for s in self.seats if s.user is not None), None)
 
     def set_robot(self, user: User, seat: int, robot: str | None) -> None:
         """The owner puts a robot at an empty seat (or removes one: ``robot=None``), before a game."""
@@ -436,7 +451,8 @@ class Table:
         raw = self.env.unwrapped
         text = raw.action_to_string(action)
         if text.startswith("discard"):  # the écart and the discards are face down
-            forced = cli_views.is_french(self.env_id) and text.split()[1].startswith("T")
+            deck = cli_views.deck_of(self.env_id)  # but a trump in the French écart is shown (docs/rules/french_tarot.md §4)
+            forced = cli_views.is_french(self.env_id) and bool(deck.is_trump[deck.parse(text.split()[1])])
             text = f"discards {text.split()[1]} (a trump in the écart is shown)" if forced else "discards a card"
         self.log(f"{self.name_of(p)}: {text}" + (f" ({by}: the robot played)" if by == "time-out" else ""))
         self.turn_since = now
@@ -448,7 +464,7 @@ class Table:
         info = dict(raw.infos[raw.possible_agents[0]])
         record = raw.record()
         scores = [float(x) for x in info.get("scores", [0] * self.num_players)]
-        redeal = self.env_id.startswith("french") and info.get("result") != "played"
+        redeal = cli_views.is_french(self.env_id) and info.get("result") != "played"
         self.last_result = {**result_view(self.env_id, info), "redeal": redeal}
         if self.on_deal_end is not None:
             self.on_deal_end(self, record, info)
@@ -485,17 +501,17 @@ class Table:
                     lost[p] += 1
             best = min(lost)
             return [p for p in range(self.num_players) if lost[p] == best]
-        if self.env_id.startswith("french") and len(self.deal_results) == 1:
+        if cli_views.is_french(self.env_id) and len(self.deal_results) == 1:
             info = self.deal_results[0]["info"]
             attack = self.attack(info)
             return attack if info.get("made") else [p for p in range(self.num_players) if p not in attack]
         best = max(self.totals)
         return [p for p in range(self.num_players) if self.totals[p] == best]
 
-    @staticmethod
-    def attack(info: dict[str, Any]) -> list[int]:
+    def attack(self, info: dict[str, Any]) -> list[int]:
+        """The seats of a French deal's attack (:func:`tarot_env.rules.french.teams.is_attack`)."""
         taker, partner = info["taker"], info.get("partner", -1)
-        return [taker] + ([partner] if partner >= 0 and partner != taker else [])
+        return [p for p in range(self.num_players) if teams.is_attack(p, taker, partner)]
 
     def _end_game(self, cancelled: bool) -> None:
         st = self.settings
@@ -508,7 +524,7 @@ class Table:
             payout = chip_rules.refund(self.stakes)
         elif cancelled or not official:  # annulled, or voided by a shared address: stakes back (not an abandoner's)
             payout = chip_rules.refund(self.stakes, forfeited)
-        elif self.env_id.startswith("french") and len(self.deal_results) == 1:
+        elif cli_views.is_french(self.env_id) and len(self.deal_results) == 1:
             info = self.deal_results[0]["info"]
             payout = chip_rules.one_deal_pot(self.stakes, self.attack(info), bool(info.get("made")))
         else:
@@ -639,11 +655,8 @@ class Table:
                     self.log(f"{s.user.name} did not come back in time: abandoned, the robot plays the seat to the end")  # type: ignore[union-attr]
                     self._count_votes()
                 else:  # before a game: the seat is freed
-                    user = s.user
-                    self.seats[p] = Seat()
-                    if self.owner is not None and user is not None and self.owner.id == user.id:
-                        self.owner = next((x.user for x in self.seats if x.user is not None), None)
-                    self.log(f"{user.name} left (disconnected)")  # type: ignore[union-attr]
+                    self._free(p)
+                    self.log(f"{s.user.name} left (disconnected)")  # type: ignore[union-attr]
         if self.state == "between" and self.next_deal_at is not None and now >= self.next_deal_at:
             self._deal(now)
         elif self.state == "playing" and self.cancel_votes is None:
@@ -744,23 +757,8 @@ class Room:
         self.on_game_end: Callable[[Table, GameResult], None] | None = None
         self.on_table_created: Callable[[Table], None] | None = None
 
-    @staticmethod
-    def check_game(env_id: Any, num_players: Any) -> None:
-        """:class:`RoomError` unless ``env_id`` is a game played by ``num_players``."""
-        if not isinstance(env_id, str):
-            raise RoomError("create: env is a game id such as french_tarot_v0")
-        if isinstance(num_players, bool) or not isinstance(num_players, int):
-            raise RoomError("create: players is a whole number")
-        if env_id not in tarot_env.ENV_IDS:
-            raise RoomError(f"unknown game {env_id[:40]!r}; the games are {', '.join(tarot_env.ENV_IDS)}")
-        from tarot_env.envs.env_docs import player_counts
-
-        if num_players not in player_counts(env_id):
-            raise RoomError(f"{env_id} is played by {', '.join(map(str, player_counts(env_id)))} players, not {num_players}")
-
     def create(self, user: User, env_id: Any, num_players: Any, address: str | None = None, seed: int | None = None) -> Table:
-        """A new table; its creator sits at seat 0 and owns it."""
-        self.check_game(env_id, num_players)
+        """A new table (:class:`Table` checks the game); its creator sits at seat 0 and owns it."""
         table = Table(
             self._next_id,
             env_id,
@@ -797,6 +795,6 @@ def _penalty_scoring(env_id: str) -> bool:
     docs/rules/tarocchino.md §14.6: the game's ``scoring`` field is ``"penalty"``)."""
     if cli_views.is_french(env_id):
         return False
-    from tarot_env.rules.bolognese.games import GAMES
+    from tarot_env.rules.bolognese.games import game_spec
 
-    return GAMES[env_id[: -len("_v0")]].scoring == "penalty"
+    return game_spec(env_id.removesuffix("_v0")).scoring == "penalty"

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env.cards.deck import TRUMP_SUIT, Deck
+from tarot_env.cards.deck import Deck
 from tarot_env.cli import views as cli_views
 from tarot_env.cli.play import legal_moves
 
@@ -115,17 +115,15 @@ def french_view(raw: Any, seat: int | None) -> dict[str, Any]:
         view["chien"] = cards(D, np.flatnonzero(s.chien[0]))
     # the écart is face down, but a trump the taker had to put in it is shown to the defence
     # (docs/rules/french_tarot.md §4): those trumps, and only those, are public
-    forced = [c for c in np.flatnonzero(s.ecart[0]) if int(D.suit[c]) == TRUMP_SUIT]
-    if forced:
+    forced = np.flatnonzero(s.ecart[0] & D.is_trump)
+    if len(forced):
         view["ecart_trumps"] = cards(D, forced)
     t = int(s.trick_no[0])
     if t:
-        view["last_trick"] = _french_trick(raw, t - 1)
+        view["last_trick"] = _trick(D, t - 1, cli_views.french_trick_cards(raw, t - 1), int(s.winners[0, t - 1]))
     if phase in (Phase.PLAY, Phase.POIGNEE, Phase.SHOW):
-        leader = int(s.leader[0])
-        order = [(leader + k) % n for k in range(n)]
-        view["trick"] = [{"seat": p, "card": card(D, int(s.trick[0, p]))} for p in order if s.trick[0, p] >= 0]
-        view["leader"] = leader
+        view["trick"] = _played(D, cli_views.french_table_cards(raw))
+        view["leader"] = int(s.leader[0])
     if seat is not None:
         view["hand"] = cards(D, np.flatnonzero(s.hands[0, seat]))
         if seat == taker and s.ecart[0].any():  # the taker's own écart, never anyone else's
@@ -133,15 +131,14 @@ def french_view(raw: Any, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def _french_trick(raw: Any, t: int) -> dict[str, Any]:
-    from tarot_env.cards.french import FRENCH_DECK as D
+def _played(deck: Deck, seat_cards: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Cards on the table or in a trick, ``(seat, card)`` in play order, for the page."""
+    return [{"seat": p, "card": card(deck, c)} for p, c in seat_cards]
 
-    s = raw.game_state
-    n = raw.game.num_players
-    leader = int(s.leaders[0, t])
-    by_seat = {int(np.flatnonzero(s.played[0, :, c])[0]): int(c) for c in np.flatnonzero(s.trick_of[0] == t)}
-    order = [(leader + k) % n for k in range(n)]
-    return {"no": t + 1, "cards": [{"seat": p, "card": card(D, by_seat[p])} for p in order if p in by_seat], "winner": int(s.winners[0, t])}
+
+def _trick(deck: Deck, t: int, seat_cards: list[tuple[int, int]], winner: int) -> dict[str, Any]:
+    """Completed trick ``t`` (counted from 0) for the page: its cards in play order and its winner."""
+    return {"no": t + 1, "cards": _played(deck, seat_cards), "winner": winner}
 
 
 # ---------------------------------------------------------------------------------- Tarocchino
@@ -187,13 +184,11 @@ def tarocchino_view(raw: Any, seat: int | None) -> dict[str, Any]:
         view["discarding"] = {"seat": int(ints[S.CURRENT]), "left": int(ints[S.DISCARDS_LEFT])}
     t = int(ints[S.TRICK_NO])
     if t:
-        view["last_trick"] = _tarocchino_trick(raw, t - 1)
-    table = np.flatnonzero(place == S.PL_TABLE)
-    if len(table):
-        lead = int(ints[S.LEADER])
-        order = sorted(table, key=lambda c: (int(cs[S.PLAYED_BY, c]) - lead) % n)
-        view["trick"] = [{"seat": int(cs[S.PLAYED_BY, c]), "card": card(D, c)} for c in order]
-        view["leader"] = lead
+        view["last_trick"] = _trick(D, t - 1, cli_views.tarocchino_trick_cards(raw, t - 1), int(s.hist[0, t - 1]))
+    table = cli_views.tarocchino_table_cards(raw)
+    if table:
+        view["trick"] = _played(D, table)
+        view["leader"] = int(ints[S.LEADER])
     if seat is not None:
         view["hand"] = cards(D, np.flatnonzero((hand_of == seat) & (place == S.PL_HAND)))
         view["extra"] = int(np.sum((hand_of == seat) & (place == S.PL_EXTRA)))  # a count: not yet his to see
@@ -201,19 +196,6 @@ def tarocchino_view(raw: Any, seat: int | None) -> dict[str, Any]:
         if len(mine):
             view["discards"] = cards(D, mine)
     return view
-
-
-def _tarocchino_trick(raw: Any, t: int) -> dict[str, Any]:
-    from tarot_env.cards.bolognese import BOLOGNESE_DECK as D
-    from tarot_env.rules.bolognese import state as S
-
-    s = raw.game_state
-    cs = s.cards[0]
-    n = raw.num_players
-    last = np.flatnonzero(cs[S.TRICK_OF] == t)
-    leader = s.trick_leader(0, t)
-    order = sorted(last, key=lambda c: (int(cs[S.PLAYED_BY, c]) - leader) % n)
-    return {"no": t + 1, "cards": [{"seat": int(cs[S.PLAYED_BY, c]), "card": card(D, c)} for c in order], "winner": int(s.hist[0, t])}
 
 
 def result_view(env_id: str, info: dict[str, Any]) -> dict[str, Any]:

@@ -298,7 +298,7 @@ class FrenchTarotGame:
 
     def _play(self, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray, parallel: bool = False) -> np.ndarray:
         """Returns the rows whose ``s.legal`` is still to be computed."""
-        over, stale = play.split_status(rows, play.play_status(self, s, rows, card, parallel))
+        over, stale = play.play_cards(self, s, rows, card, parallel)
         if len(stale):
             first_trick = stale[s.trick_no[stale] == 0]
             if len(first_trick):

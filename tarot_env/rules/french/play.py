@@ -306,25 +306,16 @@ def play_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     return play_masks(rows, s.blocks["ints"], s.blocks["seat_cards"], _SUIT_OF, _STRENGTH, g.play_options)
 
 
-def play_cards(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Play one card per row, completing the tricks that fill up (:func:`apply_play`).
+def play_cards(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray, parallel: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Play one card per row, completing the tricks that fill up (:func:`apply_play`; ``parallel``:
+    its variant whose row loop runs on numba's threads, :mod:`tarot_env._threads`).
 
     Returns ``(over, unrefreshed)``: the rows whose deal is over, and the rows whose
     ``s.legal`` the caller must still compute (the others have their next legal cards)."""
-    return split_status(rows, play_status(g, s, rows, card))
-
-
-def play_status(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray, parallel: bool = False) -> np.ndarray:
-    """:func:`apply_play` on ``rows``: its status per row (``parallel``: its variant whose row
-    loop runs on numba's threads, :mod:`tarot_env._threads`)."""
     b = s.blocks
     kernel = apply_play_parallel if parallel else apply_play
-    return kernel(rows, card, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"], b["card_ints"],
-                  b["history"], b["legal"], b["poignee_todo"], _SUIT_OF, _STRENGTH, g.play_options)  # fmt: skip
-
-
-def split_status(rows: np.ndarray, status: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(over, unrefreshed)`` of :func:`play_cards` from :func:`apply_play`'s status per row."""
+    status = kernel(rows, card, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"], b["card_ints"],
+                    b["history"], b["legal"], b["poignee_todo"], _SUIT_OF, _STRENGTH, g.play_options)  # fmt: skip
     if len(rows) == 1:
         code = status.item(0)
         return (rows if code == 1 else _NO_ROWS), (_NO_ROWS if code == 0 else rows)
