@@ -210,14 +210,46 @@ def peak_rss() -> int:
     return maxrss if sys.platform == "darwin" else maxrss * 1024
 
 
-def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats: int = 5, min_steps: int = 100, seed: int = 0) -> dict:
+#: how many decisions the tables are spread over before a vector run (:func:`stagger`): more
+#: than a deal of every game at 4 players (French Tarot ≈ 80, Ottocento ≈ 70 decisions)
+STAGGER_SPAN = 128
+
+
+def stagger(venv, batch: int, out, span: int = STAGGER_SPAN, seed: int = 0):
+    """Spread the tables over the phases of a deal, as they are in a long run: table ``i`` first
+    plays ``offset_i`` decisions alone (random legal ones, ``offset_i`` uniform in ``0..span-1``),
+    through the vector env's ``rows`` argument. Returns the full-batch step result after.
+
+    Why: after ``reset`` every table deals at once and, every deal having about as many
+    decisions, the tables stay in step for thousands of steps. Then most steps are pure card
+    play, the cheapest kind, and every ~80th step scores and deals everything. In training the
+    tables drift apart until every step holds some bidding, some écarts, some scoring and some
+    dealing: each phase's NumPy code then runs at every step. Measured on lock-step tables
+    (this benchmark before 2026-11-26) a French Tarot step at B = 4,096 cost 2.0 ms; on spread
+    tables 2.75 ms, and two threads gained 1.51x there against 1.26x here (docs/performance.md)."""
+    rng = np.random.default_rng(seed + 2)
+    offsets = rng.integers(span, size=batch)
+    masks = out.action_masks.copy()
+    for t in range(span):
+        rows = np.flatnonzero(offsets > t)
+        if not len(rows):
+            break
+        actions = (rng.random((len(rows), masks.shape[1])) * masks[rows]).argmax(axis=1)
+        masks[rows] = venv.step(actions, rows=rows).action_masks
+    # one plain step of every table: a full-batch result again (its masks are those of every table)
+    actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+    return venv.step(actions)
+
+
+def bench_vector(
+    env_id: str, config: dict, batch: int, seconds: float, repeats: int = 5, min_steps: int = 100, seed: int = 0, lockstep: bool = False
+) -> dict:
     """Step ``batch`` tables with random legal actions in ``repeats`` timed runs after a warm-up.
 
-    Each run lasts at least ``seconds / repeats`` and at least ``min_steps`` steps: the cost
-    of a step depends on the phase the tables are in (the tables of a batch stay nearly in
-    step, since every 4-player deal has 4 bids and 72 card plays), so a run must span about a
-    deal (≈77 steps for 4 players) to be representative. The warm-up (kernels loaded, tables
-    past their first deal) is ``min_steps`` steps and at least half a second.
+    The tables are first spread over a deal (:func:`stagger`; ``lockstep=True`` skips it and
+    measures tables that all started together, as this benchmark did before 2026-11-26). Each
+    run lasts at least ``seconds / repeats`` and at least ``min_steps`` steps. The warm-up
+    (kernels loaded) is ``min_steps`` steps and at least half a second.
 
     Env time is ``step()`` (rules, auto-reset of finished deals, observations and masks);
     agent time is :class:`PermutationAgent`. Medians of the runs are reported, as for AEC.
@@ -232,6 +264,8 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
     venv = tarot_env.vector.make(env_id, batch, **config)
     agent = PermutationAgent(batch, venv.num_actions, seed=seed + 1)
     out = venv.reset(seed=seed)
+    if not lockstep:
+        out = stagger(venv, batch, out, seed=seed)
     perf = time.perf_counter
     start, steps = perf(), 0
     while steps < min_steps or perf() - start < 0.5:
@@ -290,14 +324,16 @@ def bench_vector(env_id: str, config: dict, batch: int, seconds: float, repeats:
         "state_bytes_per_game": round(state_bytes / batch, 1),
         "step_output_bytes_per_game": round(step_bytes / batch, 1),
         "memory_per_game_bytes": round((state_bytes + step_bytes) / batch, 1),
+        "tables": "lockstep" if lockstep else f"staggered over {STAGGER_SPAN} decisions",
         "observation_size": venv.observation_size,
         "num_actions": venv.num_actions,
     }
 
 
-def run_child(env_id: str, config: dict, batch: int, seconds: float, repeats: int, min_steps: int) -> dict:
+def run_child(env_id: str, config: dict, batch: int, seconds: float, repeats: int, min_steps: int, lockstep: bool = False) -> dict:
     """:func:`bench_vector` in a fresh interpreter, so that its peak memory is its own."""
-    spec = {"env": env_id, "config": config, "batch": batch, "seconds": seconds, "repeats": repeats, "min_steps": min_steps}
+    spec = {"env": env_id, "config": config, "batch": batch, "seconds": seconds, "repeats": repeats, "min_steps": min_steps,
+            "lockstep": lockstep}  # fmt: skip
     proc = subprocess.run(
         [sys.executable, "-m", "tarot_env.experiments.benchmark", "--child", json.dumps(spec)],
         cwd=ROOT,
@@ -326,13 +362,14 @@ def thread_scaling(results: list[dict]) -> list[dict]:
         if r.get("api") != "vector" or k is None or "env_decisions_per_second_per_run" not in r:
             continue
         base = {key: v for key, v in r["config"].items() if key != "num_threads"}
-        every, clean = pooled.setdefault((r["env"], json.dumps(base, sort_keys=True), r["batch_size"]), {}).setdefault(k, ([], []))
+        key = (r["env"], json.dumps(base, sort_keys=True), r["batch_size"], tables(r))
+        every, clean = pooled.setdefault(key, {}).setdefault(k, ([], []))
         for speed, load in zip(r["env_decisions_per_second_per_run"], r["other_load_per_run"]):
             every.append(speed)
             if is_clean(load):
                 clean.append(speed)
     out = []
-    for (env_id, config, batch), by_k in sorted(pooled.items()):
+    for (env_id, config, batch, spread), by_k in sorted(pooled.items()):
         if 1 not in by_k:
             continue
         one_every, one_clean = by_k[1]
@@ -340,10 +377,16 @@ def thread_scaling(results: list[dict]) -> list[dict]:
             use_clean = bool(clean) and bool(one_clean)
             mine, base = (clean, one_clean) if use_clean else (every, one_every)
             speed, speed_one = float(np.median(mine)), float(np.median(base))
-            out.append({"env": env_id, "config": json.loads(config), "batch_size": batch, "threads": k,
+            out.append({"env": env_id, "config": json.loads(config), "batch_size": batch, "threads": k, "tables": spread,
                         "env_decisions_per_second": round(speed, 1), "speedup": round(speed / speed_one, 3),
                         "runs": len(mine), "clean": use_clean})  # fmt: skip
     return out
+
+
+def tables(r: dict) -> str:
+    """How a vector result's tables were started: ``lockstep`` (results measured before the
+    benchmark staggered them carry no such field) or staggered (:func:`stagger`)."""
+    return r.get("tables", "lockstep")
 
 
 def print_thread_scaling(results: list[dict]) -> None:
@@ -351,7 +394,7 @@ def print_thread_scaling(results: list[dict]) -> None:
         if row["threads"] != 1:
             note = "" if row["clean"] else "  (no clean run: other processes were busy)"
             speedup = f"{row['threads']} threads vs 1: {row['speedup']:.2f}x over {row['runs']} runs"
-            print(f"  B={row['batch_size']:<6} {speedup}{note}", flush=True)
+            print(f"  B={row['batch_size']:<6} {speedup} (tables: {row['tables']}){note}", flush=True)
 
 
 def plot_thread_scaling(scaling: list[dict], path: Path, machine: dict) -> None:
@@ -363,13 +406,14 @@ def plot_thread_scaling(scaling: list[dict], path: Path, machine: dict) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
-    curves: dict[tuple[str, str, int], list[dict]] = {}
+    curves: dict[tuple[str, str, int, str], list[dict]] = {}
     for r in sorted(scaling, key=lambda r: r["batch_size"]):
         if r["threads"] != 1:
-            curves.setdefault((r["env"], json.dumps(r["config"], sort_keys=True), r["threads"]), []).append(r)
-    for (env_id, config, k), rows in sorted(curves.items()):
+            curves.setdefault((r["env"], json.dumps(r["config"], sort_keys=True), r["threads"], r["tables"]), []).append(r)
+    for (env_id, config, k, spread), rows in sorted(curves.items()):
         label = f"{env_id} {_config_label(json.loads(config))}".removesuffix(" -") + f", {k} threads"
-        ax.plot([r["batch_size"] for r in rows], [r["speedup"] for r in rows], "o-", label=label)
+        label += ", tables in lockstep" if spread == "lockstep" else ", tables spread over a deal"
+        ax.plot([r["batch_size"] for r in rows], [r["speedup"] for r in rows], "o--" if spread == "lockstep" else "o-", label=label)
     ax.axhline(1.0, color="grey", linewidth=0.8)
     ax.axhline(1.6, color="grey", linestyle="-.", label="target: 1.6x on 2 threads at B = 4,096")
     ax.axhline(2.0, color="grey", linestyle=":", label="ideal on 2 threads")
@@ -439,7 +483,8 @@ def _batches(text: str) -> list[int]:
 
 
 def _key(r: dict) -> tuple:
-    return (r.get("api"), r["env"], json.dumps(r["config"], sort_keys=True), r.get("batch_size"))
+    spread = tables(r) if r.get("api") == "vector" else None
+    return (r.get("api"), r["env"], json.dumps(r["config"], sort_keys=True), r.get("batch_size"), spread)
 
 
 def main() -> None:
@@ -464,17 +509,22 @@ def main() -> None:
     parser.add_argument(
         "--scaling-plot", default=None, metavar="PNG",
         help="with --threads: plot each thread count's speed-up over one thread against B, for every env in --out",
-    )
+    )  # fmt: skip
     parser.add_argument(
         "--threads", type=_batches, default=None,
         help="vector: the env's num_threads to measure, comma-separated, alternating at each batch size (default: the env's default, 1)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--lockstep", action="store_true",
+        help="vector: measure tables that all started together (the benchmark before 2026-11-26) instead of tables spread over a deal",
     )  # fmt: skip
     parser.add_argument("--child", help=argparse.SUPPRESS)  # internal: one vector configuration, JSON on stdout
     args = parser.parse_args()
 
     if args.child:
         spec = json.loads(args.child)
-        r = bench_vector(spec["env"], spec["config"], spec["batch"], spec["seconds"], spec["repeats"], spec["min_steps"])
+        r = bench_vector(spec["env"], spec["config"], spec["batch"], spec["seconds"], spec["repeats"], spec["min_steps"],
+                         lockstep=spec.get("lockstep", False))  # fmt: skip
         print(json.dumps(r))
         return
 
@@ -508,7 +558,7 @@ def main() -> None:
             for config in configs:
                 for batch, k in ((b, k) for b in batches for k in threads):
                     child_config = config if k is None else {**config, "num_threads": k}
-                    r = run_child(env_id, child_config, batch, args.seconds, args.repeats, args.min_steps)
+                    r = run_child(env_id, child_config, batch, args.seconds, args.repeats, args.min_steps, args.lockstep)
                     results.append(r)
                     print(
                         f"vector {env_id:<20} players={config.get('num_players', '-')!s:<3} B={batch:<6} "

@@ -260,7 +260,8 @@ class TarocchinoVectorEnv:
     def _all_seats(self, rows: np.ndarray) -> np.ndarray:
         """(R, N, D): every seat's observation of ``rows``."""
         n = self.num_players
-        obs = self.encoder.encode(self.game_state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)))
+        with self.threads:
+            obs = self.encoder.encode(self.game_state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)), parallel=self.threads.parallel)
         return obs.reshape(len(rows), n, -1)
 
     def _result(self, rows: np.ndarray, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
