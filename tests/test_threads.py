@@ -1,8 +1,9 @@
 """The vector envs on several threads (``num_threads``): the same results for every number of threads.
 
 Same seed, same actions (random legal ones drawn from one generator), for K = 1, 2 and 4 threads:
-the observations, masks, players, rewards, terminations, the finished deals' scores and records,
-the hands that ended (Tarocchino: with their scoring details) and the final state are identical.
+the observations, masks, players, rewards, terminations, the finished deals' scores, records and
+final observations, the hands that ended (Tarocchino: with their scoring details) and the final
+state are identical.
 The batch (1,100 tables) gives every thread of numba's pool many rows.
 """
 
@@ -28,7 +29,7 @@ def trajectory(env_id: str, num_threads: int, steps: int, **options) -> list:
         actions = (rng.random(out.action_masks.shape) * out.action_masks).argmax(axis=1)
         out = venv.step(actions)
         seen += [out.observations.copy(), out.action_masks.copy(), out.players.copy(), out.rewards.copy(), out.terminations.copy()]
-        seen += [out.infos["ended"].copy(), out.infos.get("scores"), out.infos.get("records")]
+        seen += [out.infos["ended"].copy(), out.infos.get("scores"), out.infos.get("records"), out.infos.get("final_observations")]
         seen.append([(h.row, h.result, list(h.scores), h.info, h.match_over) for h in out.infos.get("hands", [])])
     seen.append(
         {
@@ -54,7 +55,7 @@ def same(a, b) -> bool:
 )  # fmt: skip
 def test_every_number_of_threads_gives_the_same_trajectory(env_id, options, steps):
     one = trajectory(env_id, 1, steps, **options)
-    ended = sum(len(x) for x in one[6::9] if x is not None)
+    ended = sum(len(x) for x in one[6::10] if x is not None)
     assert ended > 0  # deals finished and were dealt again on the way
     for k in (2, 4):
         other = trajectory(env_id, k, steps, **options)
