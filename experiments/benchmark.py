@@ -215,7 +215,7 @@ def peak_rss() -> int:
 STAGGER_SPAN = 128
 
 
-def stagger(venv, batch: int, out, span: int = STAGGER_SPAN, seed: int = 0):
+def stagger(venv, out, span: int = STAGGER_SPAN, seed: int = 0):
     """Spread the tables over the phases of a deal, as they are in a long run: table ``i`` first
     plays ``offset_i`` decisions alone (random legal ones, ``offset_i`` uniform in ``0..span-1``),
     through the vector env's ``rows`` argument. Returns the full-batch step result after.
@@ -228,7 +228,7 @@ def stagger(venv, batch: int, out, span: int = STAGGER_SPAN, seed: int = 0):
     (this benchmark before 2026-11-26) a French Tarot step at B = 4,096 cost 2.0 ms; on spread
     tables 2.75 ms, and two threads gained 1.51x there against 1.26x here (docs/performance.md)."""
     rng = np.random.default_rng(seed + 2)
-    offsets = rng.integers(span, size=batch)
+    offsets = rng.integers(span, size=venv.num_envs)
     masks = out.action_masks.copy()
     for t in range(span):
         rows = np.flatnonzero(offsets > t)
@@ -265,7 +265,7 @@ def bench_vector(
     agent = PermutationAgent(batch, venv.num_actions, seed=seed + 1)
     out = venv.reset(seed=seed)
     if not lockstep:
-        out = stagger(venv, batch, out, seed=seed)
+        out = stagger(venv, out, seed=seed)
     perf = time.perf_counter
     start, steps = perf(), 0
     while steps < min_steps or perf() - start < 0.5:

@@ -68,3 +68,9 @@ class KernelThreads:
     def __exit__(self, *exc: Any) -> None:
         if self.parallel:
             numba.set_num_threads(self._before.pop())
+
+    def encode(self, encoder: Any, state: Any, rows: Any, viewers: Any) -> Any:
+        """``encoder.encode(state, rows, viewers)`` with its kernel on these threads (the vector
+        envs' observations)."""
+        with self:
+            return encoder.encode(state, rows, viewers, parallel=self.parallel)

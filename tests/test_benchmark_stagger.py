@@ -21,7 +21,7 @@ B = 256
 
 def spread(env_id: str, **options) -> tuple:
     venv = tarot_env.vector.make(env_id, B, **options)
-    out = stagger(venv, B, venv.reset(seed=1), span=100, seed=4)
+    out = stagger(venv, venv.reset(seed=1), span=100, seed=4)
     return venv, out
 
 

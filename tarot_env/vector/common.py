@@ -21,6 +21,13 @@ class VectorStep(NamedTuple):
     infos: dict[str, Any]  # see FrenchTarotVectorEnv.step
 
 
+def all_seats(threads: Any, encoder: Any, state: Any, rows: np.ndarray, num_players: int) -> np.ndarray:
+    """(R, N, D): every seat's observation of ``rows`` (a finished deal's ``final_observations``),
+    encoded on the env's threads (:class:`tarot_env._threads.KernelThreads`)."""
+    n = num_players
+    return threads.encode(encoder, state, np.repeat(rows, n), np.tile(np.arange(n), len(rows))).reshape(len(rows), n, -1)
+
+
 def check_rows(rows: Any, num_envs: int) -> np.ndarray:
     """``rows`` as distinct table numbers (int64), or a clear error."""
     arr = np.asarray(rows)

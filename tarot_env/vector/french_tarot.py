@@ -22,7 +22,7 @@ from tarot_env.rules.french.deal import format_deal, parse_deal
 from tarot_env.rules.french.game import FrenchTarotGame, IllegalActionError
 from tarot_env.rules.french.state import Phase, Result
 from tarot_env.rules.options import check_env_options, check_seed
-from tarot_env.vector.common import VectorStep, check_actions, check_rows, first_illegal
+from tarot_env.vector.common import VectorStep, all_seats, check_actions, check_rows, first_illegal
 
 _RESULT_NAMES = tuple(Result.name(code) for code in range(Result.count()))
 
@@ -146,7 +146,7 @@ class FrenchTarotVectorEnv:
             self._shaped[ended] = 0.0
             infos["scores"] = s.scores[ended].copy()
             infos["results"] = [_RESULT_NAMES[r] for r in s.result[ended].tolist()]
-            infos["final_observations"] = self._all_seats(ended)
+            infos["final_observations"] = all_seats(self.threads, self.encoder, s, ended, self.num_players)
             if self.records:
                 infos["records"] = [self._record(row) for row in ended.tolist()]
             infos["annulled"] = self._deal(ended)
@@ -214,19 +214,11 @@ class FrenchTarotVectorEnv:
             "scores": [int(x) for x in self.game_state.scores[row]],
         }
 
-    def _all_seats(self, rows: np.ndarray) -> np.ndarray:
-        """(R, N, D): every seat's observation of ``rows``."""
-        n = self.num_players
-        with self.threads:
-            obs = self.encoder.encode(self.game_state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)), parallel=self.threads.parallel)
-        return obs.reshape(len(rows), n, -1)
-
     def _result(self, rows: np.ndarray, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
         s = self.game_state
         every = rows is self._rows  # plain copies are cheaper than gathers
         players = s.current.copy() if every else s.current[rows]
-        with self.threads:
-            obs = self.encoder.encode(s, rows, players, parallel=self.threads.parallel)
+        obs = self.threads.encode(self.encoder, s, rows, players)
         if self.oracle:
             infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
         return VectorStep(obs, s.legal.copy() if every else s.legal[rows], players, rewards, terminations, infos)

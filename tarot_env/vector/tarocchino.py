@@ -23,7 +23,7 @@ from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.games import GameSpec
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
 from tarot_env.rules.options import check_env_options, check_illegal_action, check_seed
-from tarot_env.vector.common import VectorStep, check_actions, check_rows, first_illegal
+from tarot_env.vector.common import VectorStep, all_seats, check_actions, check_rows, first_illegal
 
 
 class TarocchinoVectorEnv:
@@ -154,7 +154,7 @@ class TarocchinoVectorEnv:
             infos["scores"] = s.scores[ended].copy()
             last = {e.row: e.result for e in ends}
             infos["results"] = [last[r] for r in ended.tolist()]
-            infos["final_observations"] = self._all_seats(ended)
+            infos["final_observations"] = all_seats(self.threads, self.encoder, s, ended, self.num_players)
             if self.records:
                 infos["records"] = [self._record(int(r)) for r in ended]
             self._deal(ended)
@@ -257,19 +257,11 @@ class TarocchinoVectorEnv:
         last = self._last_info.get(row, {})
         return {**head, "deals": entries, "totals": totals, "result": last.get("game_winner", last.get("match_losers"))}
 
-    def _all_seats(self, rows: np.ndarray) -> np.ndarray:
-        """(R, N, D): every seat's observation of ``rows``."""
-        n = self.num_players
-        with self.threads:
-            obs = self.encoder.encode(self.game_state, np.repeat(rows, n), np.tile(np.arange(n), len(rows)), parallel=self.threads.parallel)
-        return obs.reshape(len(rows), n, -1)
-
     def _result(self, rows: np.ndarray, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
         s = self.game_state
         every = rows is self._rows
         players = s.current.copy() if every else s.current[rows]
-        with self.threads:
-            obs = self.encoder.encode(s, rows, players, parallel=self.threads.parallel)
+        obs = self.threads.encode(self.encoder, s, rows, players)
         if self.oracle:
             infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
         return VectorStep(obs, s.legal.copy() if every else s.legal[rows], players, rewards, terminations, infos)
