@@ -390,3 +390,17 @@ def test_trained_model_and_search_agent_take_seats_and_move() -> None:
             movers.add(p)
     assert movers == {1, 2, 3}  # each robot made a move through its own agent
     assert type(t.agents[1]).__name__ == "SB3PolicyAgent" and type(t.agents[2]).__name__ == "PIMCAgent"
+
+
+def test_a_deal_with_no_card_played_is_dealt_again_and_not_counted_in_every_game() -> None:
+    # Terziglio: all three pass, the hand is thrown in (docs/tarocchino.md); as the French all-pass,
+    # the room deals again and the deal is not one of the game's deals
+    users = people(3)
+    t = table_with(room(), users, env="terziglio_v0", n=3)
+    t.start(users[0], 0.0)
+    for _ in range(3):
+        p = t.turn
+        passing = next(m["action"] for m in t.view(p, 0.0)["deal"]["moves"] if m["text"] == "pass")
+        t.move(users[p], passing, 0.0)
+    assert t.last_result["redeal"] is True
+    assert t.state == "between" and t.deal_no == 0 and t.deal_results == []

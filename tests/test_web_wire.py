@@ -44,6 +44,27 @@ def is_table(m: dict[str, Any]) -> bool:
     return m["type"] == "table"
 
 
+def open_table(ws: Any, env: str, players: int, robot: str) -> None:
+    """Create a table and seat a ``robot`` in every other seat, waiting for each."""
+    ws.send_text(json.dumps({"type": "create", "env": env, "players": players}))
+    receive_until(ws, is_table)
+    for p in range(1, players):
+        ws.send_text(json.dumps({"type": "robot", "seat": p, "robot": robot}))
+        receive_until(ws, lambda m, p=p: is_table(m) and m["table"]["seats"][p]["kind"] == "robot")
+
+
+def play_until_over(ws: Any, choose: Any) -> dict[str, Any]:
+    """Send ``choose(deal)`` as this seat's move whenever it has moves, until the game is over;
+    returns the last table."""
+    while True:
+        t = receive_until(ws, is_table)["table"]
+        if t["state"] == "over":
+            return t
+        d = t["deal"]
+        if d and d["moves"]:
+            ws.send_text(json.dumps({"type": "move", "action": choose(d)}))
+
+
 def app_for(tmp_path: Path, name: str = "room.sqlite") -> Any:
     return create_app(str(tmp_path / name), room=Room(robot_delay=0.0, pause=0.0), records_dir=tmp_path / "records", tick=0.005)
 
@@ -81,11 +102,7 @@ def session(tmp_path: Path, deal: dict[str, Any], name: str) -> tuple[list[dict[
     with TestClient(app) as client, client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as spy:
         hello(ws, "Ann")
         hello(spy, "Watcher")
-        ws.send_text(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 4}))
-        receive_until(ws, is_table)
-        for p in (1, 2, 3):
-            ws.send_text(json.dumps({"type": "robot", "seat": p, "robot": "rules"}))
-            receive_until(ws, lambda m, p=p: is_table(m) and m["table"]["seats"][p]["kind"] == "robot")
+        open_table(ws, "french_tarot_v0", 4, "rules")
         spy.send_text(json.dumps({"type": "watch", "table": 1}))
         receive_until(spy, is_table)
         app.state.server.room.tables[1].next_deal_options = {"deal": deal}
@@ -158,23 +175,15 @@ def test_whole_deal_on_the_wire_record_saved_and_replayed_database_readable(tmp_
     app = app_for(tmp_path)
     with TestClient(app) as client, client.websocket_connect("/ws") as ws:
         hello(ws, "<img src=x onerror=1>")
-        ws.send_text(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 3}))
-        receive_until(ws, is_table)
-        for p in (1, 2):
-            ws.send_text(json.dumps({"type": "robot", "seat": p, "robot": "random"}))
-        receive_until(ws, lambda m: is_table(m) and m["table"]["seats"][2]["kind"] == "robot")
+        open_table(ws, "french_tarot_v0", 3, "random")
         ws.send_text(json.dumps({"type": "start"}))
-        while True:
-            m = receive_until(ws, is_table)
-            t = m["table"]
-            if t["state"] == "over":
-                break
-            d = t["deal"]
-            if d and d["moves"]:
-                hand = {c["name"] for c in d["hand"]}
-                # every playable card of the hand is in the hand
-                assert all(mv["card"] in hand for mv in d["moves"] if mv["verb"] == "play")
-                ws.send_text(json.dumps({"type": "move", "action": d["moves"][-1]["action"]}))
+
+        def last_move_of_a_hand_that_holds_its_cards(d: dict[str, Any]) -> int:
+            hand = {c["name"] for c in d["hand"]}
+            assert all(mv["card"] in hand for mv in d["moves"] if mv["verb"] == "play")  # every playable card is in the hand
+            return d["moves"][-1]["action"]
+
+        t = play_until_over(ws, last_move_of_a_hand_that_holds_its_cards)
         assert t["game_result"]["official"]
         rid = t["records"][-1]
         record = client.get(f"/api/records/{rid}").json()
@@ -253,24 +262,12 @@ def test_spectator_of_a_tarocchino_game_sees_no_hand(tmp_path: Path, env: str) -
     with TestClient(app) as client, client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as spy:
         hello(ws, "Ann")
         hello(spy, "Spy")
-        ws.send_text(json.dumps({"type": "create", "env": env, "players": 4}))
-        receive_until(ws, is_table)
-        app.state.server.room.tables[1].robot_delay = 0.0
-        for p in (1, 2, 3):
-            ws.send_text(json.dumps({"type": "robot", "seat": p, "robot": "rules"}))
-        receive_until(ws, lambda m: is_table(m) and m["table"]["seats"][3]["kind"] == "robot")
+        open_table(ws, env, 4, "rules")
         spy.send_text(json.dumps({"type": "watch", "table": 1}))
         receive_until(spy, is_table)
         ws.send_text(json.dumps({"type": "start"}))
         log: list[dict[str, Any]] = []
-        while True:
-            m = receive_until(ws, is_table)
-            t = m["table"]
-            if t["state"] == "over":
-                break
-            d = t["deal"]
-            if d and d["moves"]:
-                ws.send_text(json.dumps({"type": "move", "action": d["moves"][0]["action"]}))
+        play_until_over(ws, lambda d: d["moves"][0]["action"])
         receive_until(spy, lambda m: is_table(m) and m["table"]["state"] == "over", log)
     deals = [m["table"]["deal"] for m in log if is_table(m) and m["table"]["deal"]]
     assert len(deals) > 20

@@ -103,6 +103,12 @@ def check_settings(changes: Any) -> dict[str, Any]:
     return out
 
 
+#: how a deal ends with no card played, in the env's ``infos["result"]``: all passed or a petit sec
+#: (French Tarot), all passed in Terziglio ("thrown_in"). The room deals again; it is not one of the
+#: game's deals (the Tarocchino rules count only played hands, rules/bolognese/game.py _after_hands).
+NOT_PLAYED = ("all_passed", "petit_sec", "thrown_in")
+
+
 def check_game(env_id: Any, num_players: Any) -> None:
     """:class:`RoomError` unless ``env_id`` is a game played by ``num_players``."""
     if not isinstance(env_id, str):
@@ -215,7 +221,7 @@ class Table:
         self.events: list[str] = []
         # the game
         self.game_no = 0
-        self.deal_no = 0  # deals counted in this game (a redealt deal, all passed, does not count)
+        self.deal_no = 0  # deals counted in this game (a deal with no card played, NOT_PLAYED, does not count)
         self.dealt = 0  # deals dealt at this table (seeds and dealer rotation)
         self.totals = [0.0] * num_players
         self.stakes = [0] * num_players
@@ -464,11 +470,11 @@ class Table:
         info = dict(raw.infos[raw.possible_agents[0]])
         record = raw.record()
         scores = [float(x) for x in info.get("scores", [0] * self.num_players)]
-        redeal = cli_views.is_french(self.env_id) and info.get("result") != "played"
+        redeal = info.get("result") in NOT_PLAYED
         self.last_result = {**result_view(self.env_id, info), "redeal": redeal}
         if self.on_deal_end is not None:
             self.on_deal_end(self, record, info)
-        if redeal:  # all passed (or a petit sec): dealt again, the deal does not count
+        if redeal:  # no card played: dealt again, the deal does not count
             self.log(f"{cli_views.result_line(self.env_id, info)}: the cards are dealt again")
         else:
             self.deal_no += 1
