@@ -159,3 +159,18 @@ def test_oversized_message_is_refused() -> None:
 def test_names_keep_their_characters_html_is_not_stripped_but_never_interpreted() -> None:
     # the page puts names in with textContent; the server keeps the characters as typed
     assert check_name("<b>bob</b>") == "<b>bob</b>"
+
+
+def test_partnerships_are_those_of_the_rules_on_the_page_and_in_the_terminal() -> None:
+    import tarot_env
+    from tarot_env.cli.views import tarocchino_view
+    from tarot_env.web.views import deal_view
+
+    env = tarot_env.make("ottocento_v0")
+    env.reset(seed=0)
+    assert deal_view("ottocento_v0", env, 1)["sides"] == [[0, 2], [1, 3]]
+    text = tarocchino_view(env, 1, ["you", "rules", "rules", "rules"], [0.0] * 4, "Ottocento")
+    assert "sides: you (player_1) with player_3, against player_2 and player_0" in text
+    solo = tarot_env.make("terziglio_v0")  # no partnerships: no sides line
+    solo.reset(seed=0)
+    assert "sides" not in deal_view("terziglio_v0", solo, 0)

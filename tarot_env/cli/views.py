@@ -174,9 +174,12 @@ def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float],
     lines = [f"── {heading}{hand} — dealer player_{int(ints[S.DEALER])} — {S.Phase.name(phase)} ──"]
     if int(ints[S.SOLOIST]) >= 0:
         lines.append(f"soloist player_{int(ints[S.SOLOIST])} ({'su' if ints[S.CONTRACT] == SU else 'di mio'})")
-    if raw.num_players == 4 and raw.config.spec.sides == "partners":
-        left, partner, right = ((human + k) % 4 for k in (1, 2, 3))
-        lines.append(f"sides: you (player_{human}) with player_{partner}, against player_{left} and player_{right}")
+    if raw.config.spec.sides == "partners":  # the partnerships, as the rules pair the seats
+        side = raw.game.sides(s, 0)
+        after = [(human + k) % n for k in range(1, n)]  # the others in play order from ``human``
+        mates = [f"player_{p}" for p in after if side[p] == side[human]]
+        others = [f"player_{p}" for p in after if side[p] != side[human]]
+        lines.append(f"sides: you (player_{human}) with {' and '.join(mates)}, against {' and '.join(others)}")
     show_match_total = raw.config.match
     width = max(len(seat_label(p, human, kinds)) for p in range(n))
     for p in range(n):

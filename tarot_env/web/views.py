@@ -178,8 +178,9 @@ def tarocchino_view(raw: Any, seat: int | None) -> dict[str, Any]:
         from tarot_env.rules.bolognese.scoring import SU
 
         view["contract"] = {"taker": int(ints[S.SOLOIST]), "name": "su" if ints[S.CONTRACT] == SU else "di mio"}
-    if raw.num_players == 4 and raw.config.spec.sides == "partners":
-        view["sides"] = [[0, 2], [1, 3]]
+    if raw.config.spec.sides == "partners":  # the partnerships, as the rules pair the seats
+        side = raw.game.sides(s, 0)
+        view["sides"] = [[int(p) for p in np.flatnonzero(side == k)] for k in (0, 1)]
     if phase == S.PH_DISCARD:
         view["discarding"] = {"seat": int(ints[S.CURRENT]), "left": int(ints[S.DISCARDS_LEFT])}
     t = int(ints[S.TRICK_NO])
