@@ -117,7 +117,7 @@ def view(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int) -> Fre
     played = s.played[row].any(axis=0)
     shown = s.poignee_cards[row] & ~s.played[row]  # (N, C) shown in a poignée, still held
     chien_seen = bool(s.chien_seen[row])
-    ecart_known = s.ecart[row] if seat == taker else s.ecart[row] & ~ECART_FREE  # others see its trumps
+    ecart_known = s.ecart[row] if seat == taker else s.ecart[row] & ecart.SHOWN  # others see its trumps
     seen = own | played | shown.any(axis=0) | ecart_known
     unseen = np.flatnonzero(~seen)
     voids, limit = shown_voids(game, s, row)
@@ -134,7 +134,7 @@ def view(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int) -> Fre
     from_chien = s.chien[row, unseen] if chien_seen else np.zeros(len(unseen), bool)
     called = int(s.called[row])
     takers_own = (call.cards_shown_by_call(game, called) if called >= 0 else np.zeros(NUM_CARDS, bool))[unseen]
-    trump_discarded = bool((s.ecart[row] & ~ECART_FREE).any())
+    trump_discarded = bool((s.ecart[row] & ecart.SHOWN).any())
     for p in range(n):
         if p == seat or capacity[p] == 0:
             continue

@@ -269,7 +269,7 @@ class Session:
         verb, _, rest = text.partition(" ")
         who = "you" if seat == self.human else self.label(seat)
         if verb == "discard" and seat != self.human:
-            self.say(f"{who} discards a card (face down)")
+            self.say(f"{who} {views.discard_text(self.env_id, rest)}")
         elif verb in ("play", "discard", "call", "show", "give") and rest:
             self.say(f"{who} {verb}{'s' if seat != self.human else ''} {rest}")
         else:

@@ -113,6 +113,16 @@ def french_view(env: Any, human: int, kinds: list[str], totals: list[float], hea
     return "\n".join(lines)
 
 
+def discard_text(env_id: str, card: str) -> str:
+    """How another player's discard is announced: face down, except a trump in the French écart,
+    shown to every player (:data:`tarot_env.rules.french.ecart.SHOWN`, docs/rules/french_tarot.md §4)."""
+    from tarot_env.rules.french import ecart
+
+    if is_french(env_id) and ecart.SHOWN[FRENCH_DECK.parse(card)]:
+        return f"discards {card} (a trump in the écart is shown)"
+    return "discards a card (face down)"
+
+
 def french_trick_cards(env: Any, t: int) -> list[tuple[int, int]]:
     """``(seat, card)`` of completed trick ``t`` (counted from 0), in play order from its leader."""
     s = env.unwrapped.game_state

@@ -456,10 +456,8 @@ class Table:
     def _after_step(self, p: int, action: int, now: float, by: str) -> None:
         raw = self.env.unwrapped
         text = raw.action_to_string(action)
-        if text.startswith("discard"):  # the écart and the discards are face down
-            deck = cli_views.deck_of(self.env_id)  # but a trump in the French écart is shown (docs/rules/french_tarot.md §4)
-            forced = cli_views.is_french(self.env_id) and bool(deck.is_trump[deck.parse(text.split()[1])])
-            text = f"discards {text.split()[1]} (a trump in the écart is shown)" if forced else "discards a card"
+        if text.startswith("discard"):  # the écart and the discards are face down, but for a French trump
+            text = cli_views.discard_text(self.env_id, text.split()[1])
         self.log(f"{self.name_of(p)}: {text}" + (f" ({by}: the robot played)" if by == "time-out" else ""))
         self.turn_since = now
         if raw.game_over:

@@ -18,6 +18,7 @@ import numpy as np
 from tarot_env.cards.deck import Deck
 from tarot_env.cli import views as cli_views
 from tarot_env.cli.play import legal_moves
+from tarot_env.rules.french import ecart
 
 
 def card(deck: Deck, c: int) -> dict[str, Any]:
@@ -115,7 +116,7 @@ def french_view(raw: Any, seat: int | None) -> dict[str, Any]:
         view["chien"] = cards(D, np.flatnonzero(s.chien[0]))
     # the écart is face down, but a trump the taker had to put in it is shown to the defence
     # (docs/rules/french_tarot.md §4): those trumps, and only those, are public
-    forced = np.flatnonzero(s.ecart[0] & D.is_trump)
+    forced = np.flatnonzero(s.ecart[0] & ecart.SHOWN)
     if len(forced):
         view["ecart_trumps"] = cards(D, forced)
     t = int(s.trick_no[0])

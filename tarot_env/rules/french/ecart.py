@@ -42,6 +42,11 @@ def unseen_chien_owner(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.nd
     return np.where(s.contract[rows] == GARDE + 1, s.taker[rows], g.defence_seat(s, rows))
 
 
+#: (78,) bool: the cards that, put in the écart, are shown to every player: its trumps, which the
+#: taker may discard only when he has too few other cards (§4); the rest of the écart stays face down
+SHOWN = ECART_TRUMPS
+
+
 def ecart_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     """(R, 78) bool: the cards the taker may put in the écart next."""
     hand = s.hands[rows, s.taker[rows]]
