@@ -169,7 +169,7 @@ def test_one_deal_chips_game_follows_the_one_deal_rule() -> None:
     t.start(a, 0.0)
     play_out(t, [a])
     g = t.game_result
-    info = t.deal_results[0]["info"]
+    info = t.deal_results[0]
     taker = info["taker"]
     if info["made"]:
         assert g.chips_paid[taker] == 40 and g.bank == 0

@@ -182,3 +182,32 @@ def test_a_discard_is_announced_face_down_but_a_trump_in_the_french_ecart_is_sho
     assert discard_text("french_tarot_v0", "T5") == "discards T5 (a trump in the écart is shown)"
     assert discard_text("french_tarot_v0", "7H") == "discards a card (face down)"
     assert discard_text("ottocento_v0", "M5") == "discards a card (face down)"  # Tarocchino discards stay hidden, trumps too
+
+
+def test_the_leaderboard_counts_official_games_and_wins_per_person(tmp_path) -> None:
+    from tarot_env.web.db import Store
+
+    store = Store(str(tmp_path / "board.sqlite"))
+    ann, bob, cid = store.new_user("Ann"), store.new_user("Bob"), store.new_user("Cid")
+    ann.xp, bob.xp = 30, 5  # Cid has no XP: not on the board
+    for u in (ann, bob):
+        store.save_user(u)
+    store.new_table(1, "french_tarot_v0", 3, ann.id)
+
+    def game(no: int, official: bool, winner: int) -> None:
+        seats = [
+            {"user_id": u.id, "robot": None, "total": 0, "winner": p == winner, "xp": 0, "chips_net": 0}
+            for p, u in enumerate((ann, bob, cid))
+        ]
+        result = {"official": official, "reason": "" if official else "practice", "cancelled": False}
+        store.save_game(1, no, "french_tarot_v0", {"deals": 1}, result, seats)
+
+    game(1, True, 0)
+    game(2, True, 1)
+    game(3, True, 0)
+    game(4, False, 1)  # not official: counts for nobody
+    assert store.leaderboard() == [
+        {"name": "Ann", "xp": 30, "chips": ann.chips, "games": 3, "wins": 2},
+        {"name": "Bob", "xp": 5, "chips": bob.chips, "games": 3, "wins": 1},
+    ]
+    assert store.next_table_id() == 2

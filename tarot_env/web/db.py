@@ -25,7 +25,9 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    cast,
     create_engine,
+    func,
     insert,
     select,
     update,
@@ -139,8 +141,7 @@ class Store:
 
     def next_table_id(self) -> int:
         with self.engine.connect() as c:
-            ids = [r.id for r in c.execute(select(tables.c.id))]
-        return max(ids, default=0) + 1
+            return (c.execute(select(func.max(tables.c.id))).scalar() or 0) + 1
 
     def save_record(self, table_id: int, game_no: int, env: str, result: str, record: dict[str, Any]) -> int:
         with self.engine.begin() as c:
@@ -155,11 +156,6 @@ class Store:
         with self.engine.connect() as c:
             row = c.execute(select(records.c.record).where(records.c.id == record_id)).first()
         return None if row is None else json.loads(row.record)
-
-    def records_of(self, table_id: int) -> list[dict[str, Any]]:
-        with self.engine.connect() as c:
-            rows = c.execute(select(records.c.id, records.c.game_no, records.c.result).where(records.c.table_id == table_id)).all()
-        return [{"id": r.id, "game_no": r.game_no, "result": r.result} for r in rows]
 
     def save_game(
         self,
@@ -192,14 +188,20 @@ class Store:
 
     def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
         """The points leaderboard: people by XP, with their official games and wins."""
+        official = (  # per person: official games played and won
+            select(game_players.c.user_id, func.count().label("games"), func.sum(cast(game_players.c.winner, Integer)).label("wins"))
+            .join(games, games.c.id == game_players.c.game_id)
+            .where(games.c.official.is_(True))
+            .group_by(game_players.c.user_id)
+            .subquery()
+        )
+        query = (
+            select(users.c.name, users.c.xp, users.c.chips, func.coalesce(official.c.games, 0), func.coalesce(official.c.wins, 0))
+            .select_from(users.outerjoin(official, official.c.user_id == users.c.id))
+            .where(users.c.xp > 0)
+            .order_by(users.c.xp.desc(), users.c.id)
+            .limit(limit)
+        )
         with self.engine.connect() as c:
-            rows = c.execute(select(users).where(users.c.xp > 0).order_by(users.c.xp.desc(), users.c.id).limit(limit)).all()
-            out = []
-            for r in rows:
-                played = c.execute(
-                    select(game_players.c.winner)
-                    .join(games, games.c.id == game_players.c.game_id)
-                    .where(game_players.c.user_id == r.id, games.c.official.is_(True))
-                ).all()
-                out.append({"name": r.name, "xp": r.xp, "chips": r.chips, "games": len(played), "wins": sum(1 for p in played if p.winner)})
-        return out
+            rows = c.execute(query).all()
+        return [{"name": r[0], "xp": r[1], "chips": r[2], "games": int(r[3]), "wins": int(r[4])} for r in rows]

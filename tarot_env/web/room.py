@@ -477,7 +477,7 @@ class Table:
         else:
             self.deal_no += 1
             self.totals = [t + s for t, s in zip(self.totals, scores)]
-            self.deal_results.append({"info": _jsonable(info), "scores": scores})
+            self.deal_results.append(info)
             self.log(cli_views.result_line(self.env_id, info))
         if self.deal_no >= self.settings.deals:
             self._end_game(cancelled=False)
@@ -500,22 +500,26 @@ class Table:
         """
         if _penalty_scoring(self.env_id):
             lost = [0] * self.num_players
-            for d in self.deal_results:
-                for p in d["info"].get("losers", []):
+            for info in self.deal_results:
+                for p in info.get("losers", []):
                     lost[p] += 1
             best = min(lost)
             return [p for p in range(self.num_players) if lost[p] == best]
-        if cli_views.is_french(self.env_id) and len(self.deal_results) == 1:
-            info = self.deal_results[0]["info"]
-            attack = self.attack(info)
-            return attack if info.get("made") else [p for p in range(self.num_players) if p not in attack]
+        one_deal = self._one_deal()
+        if one_deal is not None:
+            attack, made = one_deal
+            return attack if made else [p for p in range(self.num_players) if p not in attack]
         best = max(self.totals)
         return [p for p in range(self.num_players) if self.totals[p] == best]
 
-    def attack(self, info: dict[str, Any]) -> list[int]:
-        """The seats of a French deal's attack (:func:`tarot_env.rules.french.teams.is_attack`)."""
+    def _one_deal(self) -> tuple[list[int], bool] | None:
+        """A one-deal French game's attack (:func:`tarot_env.rules.french.teams.is_attack`) and
+        whether it made its contract: the page's special rule decides such a game; None otherwise."""
+        if not (cli_views.is_french(self.env_id) and len(self.deal_results) == 1):
+            return None
+        info = self.deal_results[0]
         taker, partner = info["taker"], info.get("partner", -1)
-        return [p for p in range(self.num_players) if teams.is_attack(p, taker, partner)]
+        return [p for p in range(self.num_players) if teams.is_attack(p, taker, partner)], bool(info.get("made"))
 
     def _end_game(self, cancelled: bool) -> None:
         st = self.settings
@@ -524,17 +528,14 @@ class Table:
         winners = [] if cancelled else self.winners()
         paying = any(self.stakes)
         forfeited = [p for p, s in enumerate(self.seats) if s.abandoned]
-        if not paying:
+        one_deal = self._one_deal()
+        if not paying or cancelled or not official:  # no stakes, annulled, or voided by a shared address: stakes back
             payout = chip_rules.refund(self.stakes)
-        elif cancelled or not official:  # annulled, or voided by a shared address: stakes back (not an abandoner's)
-            payout = chip_rules.refund(self.stakes, forfeited)
-        elif cli_views.is_french(self.env_id) and len(self.deal_results) == 1:
-            info = self.deal_results[0]["info"]
-            payout = chip_rules.one_deal_pot(self.stakes, self.attack(info), bool(info.get("made")))
+        elif one_deal is not None:
+            payout = chip_rules.one_deal_pot(self.stakes, *one_deal)
         else:
             payout = chip_rules.split_pot(self.stakes, winners)
-        if paying and not cancelled and official:  # an abandoner's stake is lost, even if his robot won
-            payout = chip_rules.forfeit(payout, forfeited)
+        payout = chip_rules.forfeit(payout, forfeited)  # an abandoner's share is lost, even if his robot won
         for p, s in enumerate(self.seats):
             if s.user is not None:
                 s.user.chips += payout.paid[p]
@@ -734,17 +735,6 @@ class Table:
         if self.env is not None and self.state in ("playing", "between", "over"):
             out["deal"] = deal_view(self.env_id, self.env, seat)
         return out
-
-
-def _jsonable(value: Any) -> Any:
-    """An env info made of plain JSON types (NumPy numbers become Python numbers)."""
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
 
 
 # ------------------------------------------------------------------------------------- the room
