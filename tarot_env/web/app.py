@@ -133,6 +133,11 @@ def check_message(text: str | bytes) -> dict[str, Any]:
     return data
 
 
+def _user_view(u: User) -> dict[str, Any]:
+    """A person as the page shows him (his token only ever goes to his own browser, in the welcome)."""
+    return {"id": u.id, "name": u.name, "chips": u.chips, "xp": u.xp}
+
+
 @dataclass
 class Client:
     """One browser connection: its user (after hello), the table it sits at or watches, and its address."""
@@ -195,8 +200,7 @@ class Server:
             )
             if s.user is not None:
                 self.store.save_user(s.user)
-        settings = table.summary()["settings"]
-        self.store.save_game(table.id, table.game_no, table.env_id, settings, asdict(result), seats)
+        self.store.save_game(table.id, table.game_no, table.env_id, asdict(table.settings), asdict(result), seats)
 
     # ----------------------------------------------------------------------------- sending
     async def send(self, client: Client, message: dict[str, Any]) -> None:
@@ -209,9 +213,7 @@ class Server:
         seat = table.seat_of(client.user) if client.user else None
         view = table.view(seat, now, client.user)
         view["records"] = self.records.get(table.id, [])
-        u = client.user
-        me = None if u is None else {"id": u.id, "name": u.name, "chips": u.chips, "xp": u.xp}
-        return {"type": "table", "table": view, "me": me}
+        return {"type": "table", "table": view, "me": None if client.user is None else _user_view(client.user)}
 
     async def broadcast(self, table: Table) -> None:
         now = time.monotonic()
@@ -282,8 +284,7 @@ class Server:
                 raise RoomError("hello was already said on this connection")
             client.user = self.user_of(data.get("token"), data.get("name"))
             u = client.user
-            about = {"id": u.id, "name": u.name, "chips": u.chips, "xp": u.xp}
-            await self.send(client, {"type": "welcome", "user": about, "token": u.token})
+            await self.send(client, {"type": "welcome", "user": _user_view(u), "token": u.token})
             for table in self.room.tables.values():  # back at a table he sits at: he takes his seat again
                 if table.seat_of(u) is not None and table.reconnect(u, now, client.address):
                     client.table = table

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
@@ -39,7 +39,7 @@ from tarot_env.errors import IllegalActionError
 from tarot_env.rules.french import teams
 from tarot_env.web import chips as chip_rules
 from tarot_env.web import leaderboard
-from tarot_env.web.views import current_seat, deal_view, result_view
+from tarot_env.web.views import current_seat, deal_view, dealer_seat, result_view
 
 #: the robots a seat can hold: the names ``tarot play --agents`` takes
 ROBOTS = ("rules", "random", "pretrained", "pimc")
@@ -405,7 +405,7 @@ class Table:
         self.next_deal_at = None
         self.last_result = None
         self.turn_since = now
-        dealer = deal_view(self.env_id, self.env, None)["dealer"]  # a given deal names its own dealer
+        dealer = dealer_seat(self.env.unwrapped)  # a given deal names its own dealer
         self.log(f"deal {self.deal_no + 1} of {self.settings.deals}: {self.name_of(dealer)} deals")
 
     @property
@@ -686,11 +686,8 @@ class Table:
             "seats": [self._seat_view(p) for p in range(self.num_players)],
             "private": self.settings.private,
             "spectators": self.settings.spectators,
-            "settings": self._settings_view(),
+            "settings": asdict(self.settings),
         }
-
-    def _settings_view(self) -> dict[str, Any]:
-        return {f.name: getattr(self.settings, f.name) for f in fields(Settings)}
 
     def _seat_view(self, p: int) -> dict[str, Any]:
         s = self.seats[p]

@@ -47,6 +47,16 @@ def current_seat(raw: Any) -> int | None:
     return raw.possible_agents.index(raw.agent_selection)
 
 
+def dealer_seat(raw: Any) -> int:
+    """The deal's dealer (a fixed deal names its own)."""
+    s = raw.game_state
+    if hasattr(s, "dealer"):  # French Tarot
+        return int(s.dealer[0])
+    from tarot_env.rules.bolognese.state import DEALER
+
+    return int(s.ints[0, DEALER])
+
+
 def deal_view(env_id: str, env: Any, seat: int | None) -> dict[str, Any]:
     """The deal as ``seat`` sees it (``None``: a spectator)."""
     raw = env.unwrapped
@@ -97,7 +107,7 @@ def french_view(raw: Any, seat: int | None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "french",
         "phase": Phase.name(phase),
-        "dealer": int(s.dealer[0]),
+        "dealer": dealer_seat(raw),
         "players": players,
         "contract": None,
         "trick": [],
@@ -167,7 +177,7 @@ def tarocchino_view(raw: Any, seat: int | None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "tarocchino",
         "phase": S.Phase.name(phase),
-        "dealer": int(ints[S.DEALER]),
+        "dealer": dealer_seat(raw),
         "players": players,
         "contract": None,
         "trick": [],
