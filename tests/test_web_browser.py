@@ -215,14 +215,21 @@ def play_to_the_end(d: webdriver.Chrome, timeout: float = 240.0, shot: str | Non
     raise AssertionError("the game did not end in time")
 
 
+def seated_against_robots(browser: Any, url: str, name: str, env: str, players: int, lobby_shot: str | None = None) -> Any:
+    """A new browser: ``name`` enters the room, creates a table of ``env`` and fills the other seats with robots."""
+    d = browser()
+    enter(d, url, name)
+    if lobby_shot:
+        d.save_screenshot(str(IMG / lobby_shot))
+    create_table(d, env, players)
+    add_robots(d, players - 1)
+    return d
+
+
 # ------------------------------------------------------------------------------------- scenarios
 def test_person_plays_a_whole_french_deal_by_clicking_then_the_leaderboard(live: LiveServer, browser: Any) -> None:
-    d = browser()
-    enter(d, live.url, "Alice")
-    d.save_screenshot(str(IMG / "web-lobby.png"))
-    create_table(d, "french_tarot_v0", 4)
+    d = seated_against_robots(browser, live.url, "Alice", "french_tarot_v0", 4, lobby_shot="web-lobby.png")
     assert "★" in text(d, '.seat[data-seat="0"]')  # the owner's star
-    add_robots(d, 3)
     click(d, "#start")
     # a card that is not legal now: clicking it is refused with the rules' reason, and nothing changes
     refused = False
@@ -264,10 +271,7 @@ def test_person_plays_a_whole_french_deal_by_clicking_then_the_leaderboard(live:
 
 
 def test_time_out_the_robot_plays_for_the_person(live: LiveServer, browser: Any) -> None:
-    d = browser()
-    enter(d, live.url, "Slow")
-    create_table(d, "french_tarot_v0", 3)
-    add_robots(d, 2)
+    d = seated_against_robots(browser, live.url, "Slow", "french_tarot_v0", 3)
     click(d, "#settings-button")
     field = d.find_element(By.ID, "set-time_per_turn")
     field.clear()
@@ -285,10 +289,7 @@ def test_time_out_the_robot_plays_for_the_person(live: LiveServer, browser: Any)
 
 
 def test_disconnection_robot_takes_the_seat_and_the_player_comes_back(live: LiveServer, browser: Any) -> None:
-    d = browser()
-    enter(d, live.url, "Bob")
-    create_table(d, "french_tarot_v0", 4)
-    add_robots(d, 3)
+    d = seated_against_robots(browser, live.url, "Bob", "french_tarot_v0", 4)
     click(d, "#start")
     wait(lambda: my_turn(d), what="Bob's turn")
     table = live.room.tables[1]
@@ -338,10 +339,7 @@ def test_cancellation_vote_between_two_people(live: LiveServer, browser: Any) ->
 
 
 def test_ottocento_hand_by_clicking(live: LiveServer, browser: Any) -> None:
-    d = browser()
-    enter(d, live.url, "Carla")
-    create_table(d, "ottocento_v0", 4)
-    add_robots(d, 3)
+    d = seated_against_robots(browser, live.url, "Carla", "ottocento_v0", 4)
     click(d, "#start")
     made = play_to_the_end(d, shot="web-table-ottocento.png")
     assert made >= 10  # a hand of Ottocento: at least the person's cards

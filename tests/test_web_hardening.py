@@ -6,7 +6,6 @@ one-line errors."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import socket
 import sqlite3
@@ -20,6 +19,7 @@ from starlette.testclient import TestClient
 
 import tarot_env
 from tarot_env.cards.french import FRENCH_DECK
+from tarot_env.cli import build_parser
 from tarot_env.web.app import MessageError, check_message, create_app
 from tarot_env.web.room import Room, RoomError, User
 
@@ -204,9 +204,7 @@ def test_tarot_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path, capsys
     busy.bind(("127.0.0.1", 0))
     busy.listen()
     port = busy.getsockname()[1]
-    args = argparse.Namespace(
-        host="127.0.0.1", port=port, db=str(tmp_path / "x.sqlite"), records=None, robot_delay=0.6, reconnect_window=180.0
-    )
+    args = build_parser().parse_args(["serve", "--port", str(port), "--db", str(tmp_path / "x.sqlite")])
     try:
         with pytest.raises(SystemExit) as err:
             run(args)
@@ -228,9 +226,7 @@ def test_tarot_serve_says_in_one_line_when_the_database_cannot_be_opened(tmp_pat
     from tarot_env.web.serve import run
 
     (tmp_path / "afile").write_text("not a folder")
-    args = argparse.Namespace(
-        host="127.0.0.1", port=0, db=str(tmp_path / "afile" / "x.sqlite"), records=None, robot_delay=0.6, reconnect_window=180.0
-    )
+    args = build_parser().parse_args(["serve", "--port", "0", "--db", str(tmp_path / "afile" / "x.sqlite")])
     with pytest.raises(SystemExit) as err:
         run(args)
     text = str(err.value.code)
