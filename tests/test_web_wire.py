@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
+import tarot_env
 from tarot_env.cards.french import FRENCH_DECK
 from tarot_env.records import replay
 from tarot_env.web.app import create_app
@@ -273,3 +274,16 @@ def test_spectator_of_a_tarocchino_game_sees_no_hand(tmp_path: Path, env: str) -
     assert len(deals) > 20
     for d in deals:
         assert "hand" not in d and "discards" not in d and "extra" not in d and d["moves"] == []
+
+
+def test_the_welcome_gives_the_page_its_menus_from_the_rules_and_the_room(tmp_path: Path) -> None:
+    from tarot_env.envs.env_docs import player_counts
+    from tarot_env.web.room import LIMITS, ROBOTS
+
+    with TestClient(app_for(tmp_path)) as client, client.websocket_connect("/ws") as ws:
+        welcome = hello(ws, "Ann")
+    assert welcome["games"] == {env_id: list(player_counts(env_id)) for env_id in tarot_env.ENV_IDS}
+    assert welcome["robots"] == list(ROBOTS)
+    assert welcome["limits"]["deals"] == [LIMITS["deals"][1], LIMITS["deals"][2]] and "chips" not in welcome["limits"]
+    page = (Path(create_app.__code__.co_filename).parent / "static" / "table.js").read_text()
+    assert "mattazza_v0: [" not in page and '"pretrained", "pimc"]' not in page  # the page keeps no copy

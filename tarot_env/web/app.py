@@ -31,8 +31,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+import tarot_env
 from tarot_env.web.db import Store
-from tarot_env.web.room import ROBOTS, GameResult, Room, RoomError, Table, User, check_game
+from tarot_env.web.room import LIMITS, ROBOTS, GameResult, Room, RoomError, Table, User, check_game
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tarot_env.web")
@@ -131,6 +132,21 @@ def check_message(text: str | bytes) -> dict[str, Any]:
     if kind == "create" and not re.fullmatch(r"[a-z_0-9]+", data["env"]):
         raise MessageError("create: env is a game id such as french_tarot_v0")
     return data
+
+
+def _room_facts() -> dict[str, Any]:
+    """What the page's menus offer, from the rules and the room (the page keeps no copy): each game's
+    player counts, the robots, and the numeric settings' limits."""
+    from tarot_env.envs.env_docs import player_counts
+
+    return {
+        "games": {env_id: list(player_counts(env_id)) for env_id in tarot_env.ENV_IDS},
+        "robots": list(ROBOTS),
+        "limits": {key: [low, high] for key, (_, low, high) in LIMITS.items() if low is not None},
+    }
+
+
+_ROOM_FACTS = _room_facts()
 
 
 def _user_view(u: User) -> dict[str, Any]:
@@ -284,7 +300,7 @@ class Server:
                 raise RoomError("hello was already said on this connection")
             client.user = self.user_of(data.get("token"), data.get("name"))
             u = client.user
-            await self.send(client, {"type": "welcome", "user": _user_view(u), "token": u.token})
+            await self.send(client, {"type": "welcome", "user": _user_view(u), "token": u.token, **_ROOM_FACTS})
             for table in self.room.tables.values():  # back at a table he sits at: he takes his seat again
                 if table.seat_of(u) is not None and table.reconnect(u, now, client.address):
                     client.table = table

@@ -2,17 +2,17 @@
 // Every text that comes from the server (names above all) is put in the page with textContent,
 // never as HTML: a name such as <img onerror=...> shows as those characters.
 
-const PLAYERS = {
-  french_tarot_v0: [4, 3, 5], ottocento_v0: [4], quattro_scartate_v0: [4], terziglio_v0: [3],
-  millone_v0: [2], centocinquanta_v0: [2], quindici_v0: [2], mattazza_v0: [4, 3, 5, 6],
-};
-const ROBOTS = ["rules", "random", "pretrained", "pimc"];
+// what the menus offer comes from the server's welcome (the rules' player counts, the room's robots
+// and settings' limits): the page keeps no copy of them
+let PLAYERS = {};
+let ROBOTS = [];
+let LIMITS = {};
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SETTINGS = [
-  ["time_per_turn", "Time per turn (seconds)", "number", 0.1, 600, "any"],
-  ["deals", "Deals per game", "number", 1, 20, "1"],
+  ["time_per_turn", "Time per turn (seconds)", "number", "any"],
+  ["deals", "Deals per game", "number", "1"],
   ["chips", "Play for chips", "checkbox"],
-  ["stake", "Stake per game (chips)", "number", 1, 10000, "1"],
+  ["stake", "Stake per game (chips)", "number", "1"],
   ["practice", "Practice (counts for nothing)", "checkbox"],
   ["private", "Private table (invitation link)", "checkbox"],
   ["spectators", "Spectators allowed", "checkbox"],
@@ -90,6 +90,8 @@ function connect() {
 function receive(m) {
   if (m.type === "welcome") {
     me = m.user;
+    ({ games: PLAYERS, robots: ROBOTS, limits: LIMITS } = m);
+    fillPlayers();
     localStorage.setItem("tarot-token", m.token);
     localStorage.setItem("tarot-name", m.user.name);
     document.body.dataset.connected = "yes";
@@ -139,7 +141,7 @@ function renderLobby(tables) {
 
 function fillPlayers() {
   const env = $("create-env").value;
-  $("create-players").replaceChildren(...PLAYERS[env].map((n) => el("option", { value: String(n) }, n)));
+  $("create-players").replaceChildren(...(PLAYERS[env] || []).map((n) => el("option", { value: String(n) }, n)));
 }
 
 // ------------------------------------------------------------------------------------- table
@@ -243,10 +245,10 @@ function renderTable(t) {
 function renderSettings(t) {
   const panel = $("settings-panel");
   const editable = t.owner_is_you && t.state !== "playing";
-  const rows = SETTINGS.map(([key, label, type, min, max, step]) => {
+  const rows = SETTINGS.map(([key, label, type, step]) => {
     const input = el("input", { type, id: `set-${key}`, "data-setting": key });
     if (type === "checkbox") input.checked = t.settings[key];
-    else { input.value = String(t.settings[key]); input.min = String(min); input.max = String(max); input.step = step; }
+    else { input.value = String(t.settings[key]); [input.min, input.max] = LIMITS[key].map(String); input.step = step; }
     input.disabled = !editable;
     return el("div", { class: t.changed.includes(key) ? "changed" : "" }, el("label", {}, `${label} `, input), t.changed.includes(key) ? " (changed)" : "");
   });
