@@ -15,31 +15,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers_web import app_for, hello, people, receive_until
 from starlette.testclient import TestClient
 
 import tarot_env
 from tarot_env.cards.french import FRENCH_DECK
 from tarot_env.cli import build_parser
 from tarot_env.web.app import MessageError, check_message, create_app
-from tarot_env.web.room import Room, RoomError, User
-
-
-def people(k: int) -> list[User]:
-    return [User(id=i + 1, name=f"p{i + 1}", token=f"t{i + 1}") for i in range(k)]
-
-
-def hello(ws: Any, name: str) -> None:
-    ws.send_text(json.dumps({"type": "hello", "name": name}))
-    assert json.loads(ws.receive_text())["type"] == "welcome"
-    assert json.loads(ws.receive_text())["type"] == "lobby"
-
-
-def until(ws: Any, pred: Any, limit: int = 500) -> dict[str, Any]:
-    for _ in range(limit):
-        m = json.loads(ws.receive_text())
-        if pred(m):
-            return m
-    raise AssertionError("message not received")
+from tarot_env.web.room import Room, RoomError
 
 
 # ------------------------------------------------------------------------------ what is public
@@ -120,7 +103,7 @@ def test_a_refusal_says_what_was_given_why_and_what_is_allowed(text: str, words:
 
 
 def test_a_deeply_nested_message_gets_an_error_and_the_connection_goes_on(tmp_path: Path) -> None:
-    app = create_app(str(tmp_path / "r.sqlite"), room=Room(robot_delay=0.0, pause=0.0), tick=0.01)
+    app = app_for(tmp_path, "r.sqlite", tick=0.01)
     with TestClient(app) as client, client.websocket_connect("/ws") as ws:
         hello(ws, "Ann")
         ws.send_text("[" * 2000 + "]" * 2000)
@@ -131,7 +114,7 @@ def test_a_deeply_nested_message_gets_an_error_and_the_connection_goes_on(tmp_pa
 
 
 def test_an_unexpected_failure_in_a_request_is_answered_and_the_connection_goes_on(tmp_path: Path, monkeypatch: Any) -> None:
-    app = create_app(str(tmp_path / "r.sqlite"), room=Room(robot_delay=0.0, pause=0.0), tick=0.01)
+    app = app_for(tmp_path, "r.sqlite", tick=0.01)
     server = app.state.server
 
     def broken() -> list[Any]:
@@ -165,12 +148,12 @@ def test_the_rooms_clock_survives_an_error_and_goes_on(tmp_path: Path) -> None:
         with client.websocket_connect("/ws") as ws:
             hello(ws, "Ann")
             ws.send_text(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 3}))
-            until(ws, lambda m: m["type"] == "table")
+            receive_until(ws, lambda m: m["type"] == "table")
             for p in (1, 2):
                 ws.send_text(json.dumps({"type": "robot", "seat": p, "robot": "random"}))
-                until(ws, lambda m, p=p: m["type"] == "table" and m["table"]["seats"][p]["kind"] == "robot")
+                receive_until(ws, lambda m, p=p: m["type"] == "table" and m["table"]["seats"][p]["kind"] == "robot")
             ws.send_text(json.dumps({"type": "start"}))
-            until(ws, lambda m: m["type"] == "table" and m["table"]["state"] == "playing")
+            receive_until(ws, lambda m: m["type"] == "table" and m["table"]["state"] == "playing")
         # Ann has gone: the clock plays her seat and the robots' to the end of the deal
         table = app.state.server.room.tables[1]
         deadline = time.monotonic() + 60
@@ -182,16 +165,16 @@ def test_the_rooms_clock_survives_an_error_and_goes_on(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------ spectators
 def test_spectators_are_sent_away_when_the_owner_closes_the_table_to_them(tmp_path: Path) -> None:
-    app = create_app(str(tmp_path / "r.sqlite"), room=Room(robot_delay=0.0, pause=0.0), tick=0.01)
+    app = app_for(tmp_path, "r.sqlite", tick=0.01)
     with TestClient(app) as client, client.websocket_connect("/ws") as owner, client.websocket_connect("/ws") as spy:
         hello(owner, "Owner")
         hello(spy, "Spy")
         owner.send_text(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 3}))
-        until(owner, lambda m: m["type"] == "table")
+        receive_until(owner, lambda m: m["type"] == "table")
         spy.send_text(json.dumps({"type": "watch", "table": 1}))
-        until(spy, lambda m: m["type"] == "table")
+        receive_until(spy, lambda m: m["type"] == "table")
         owner.send_text(json.dumps({"type": "settings", "changes": {"spectators": False}}))
-        m = until(spy, lambda m: m["type"] in ("error", "lobby", "left"))
+        m = receive_until(spy, lambda m: m["type"] in ("error", "lobby", "left"))
         assert m["type"] == "left" and "spectators" in m["message"]
         assert app.state.server.clients[1].table is None
 
@@ -265,15 +248,15 @@ def test_between_deals_the_deals_cannot_drop_below_those_already_played() -> Non
 def test_a_refused_create_or_join_leaves_the_person_in_his_seat(tmp_path: Path) -> None:
     """Going to another table freed the person's seat first, then the request was refused: a bad
     game id or a taken seat cost him his place."""
-    app = create_app(str(tmp_path / "r.sqlite"), room=Room(robot_delay=0.0, pause=0.0), tick=0.01)
+    app = app_for(tmp_path, "r.sqlite", tick=0.01)
     room = app.state.server.room
     with TestClient(app) as client, client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
         hello(ann, "Ann")
         hello(bob, "Bob")
         ann.send_text(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 3}))
-        until(ann, lambda m: m["type"] == "table")
+        receive_until(ann, lambda m: m["type"] == "table")
         bob.send_text(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 3}))
-        until(bob, lambda m: m["type"] == "table")
+        receive_until(bob, lambda m: m["type"] == "table")
         for bad, why in (
             ({"type": "create", "env": "french_tarot_v0", "players": 7}, "played by 3, 4, 5 players, not 7"),
             ({"type": "create", "env": "poker_v0", "players": 4}, "unknown game"),
@@ -281,7 +264,7 @@ def test_a_refused_create_or_join_leaves_the_person_in_his_seat(tmp_path: Path) 
             ({"type": "join", "table": 2, "seat": 5}, "no seat 5"),
         ):
             ann.send_text(json.dumps(bad))
-            m = until(ann, lambda m: m["type"] == "error")
+            m = receive_until(ann, lambda m: m["type"] == "error")
             assert why in m["message"]
             assert room.tables[1].seats[0].user is not None and room.tables[1].seats[0].user.name == "Ann"
             assert room.tables[1].owner is not None and len(room.tables) == 2

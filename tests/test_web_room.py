@@ -4,43 +4,10 @@ disconnection and return, amicable cancellation, chips and XP at the end of a ga
 from __future__ import annotations
 
 import pytest
+from helpers_web import first_legal, people, play_out, table_with
 
 from tarot_env.records import replay
-from tarot_env.web.room import Room, RoomError, Table, User
-
-
-def people(k: int) -> list[User]:
-    return [User(id=i + 1, name=f"p{i + 1}", token=f"t{i + 1}") for i in range(k)]
-
-
-def table_with(room: Room, users: list[User], env: str = "french_tarot_v0", n: int = 4, robot: str = "rules") -> Table:
-    """A table: the users at seats 0.., robots elsewhere; addresses all different."""
-    t = room.create(users[0], env, n, address="10.0.0.1", seed=7)
-    for k, u in enumerate(users[1:], 1):
-        t.sit(u, k, address=f"10.0.0.{k + 1}")
-    for p in range(len(users), n):
-        t.set_robot(users[0], p, robot)
-    return t
-
-
-def first_legal(t: Table, seat: int) -> int:
-    view = t.view(seat, 0.0)
-    return view["deal"]["moves"][0]["action"]
-
-
-def play_out(t: Table, users: list[User], now: float = 0.0, step: float = 1.0) -> float:
-    """Every person plays his first legal move at once, robots move as the clock goes; to the end of the game."""
-    by_seat = {t.seat_of(u): u for u in users}
-    for _ in range(10_000):
-        if t.state == "over":
-            return now
-        now += step
-        p = t.turn
-        if t.state == "playing" and p in by_seat and not t.seats[p].bot_plays:
-            t.move(by_seat[p], first_legal(t, p), now)
-        else:
-            t.advance(now)
-    raise AssertionError("the game did not end")
+from tarot_env.web.room import Room, RoomError
 
 
 def room(**kw: float) -> Room:

@@ -11,34 +11,16 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers_web import app_for, hello, receive_until
 from starlette.testclient import TestClient
 
 import tarot_env
 from tarot_env.cards.french import FRENCH_DECK
 from tarot_env.records import replay
 from tarot_env.web.app import create_app
-from tarot_env.web.room import Room
 
 #: what depends on the clock or on the table's identity, not on the cards
 VOLATILE = ("time_left", "next_deal_in", "invite", "id")
-
-
-def hello(ws: Any, name: str) -> dict[str, Any]:
-    ws.send_text(json.dumps({"type": "hello", "name": name}))
-    welcome = json.loads(ws.receive_text())
-    assert welcome["type"] == "welcome"
-    assert json.loads(ws.receive_text())["type"] == "lobby"
-    return welcome
-
-
-def receive_until(ws: Any, pred: Any, log: list[dict[str, Any]] | None = None, limit: int = 2000) -> dict[str, Any]:
-    for _ in range(limit):
-        m = json.loads(ws.receive_text())
-        if log is not None:
-            log.append(m)
-        if pred(m):
-            return m
-    raise AssertionError("message not received")
 
 
 def is_table(m: dict[str, Any]) -> bool:
@@ -64,10 +46,6 @@ def play_until_over(ws: Any, choose: Any) -> dict[str, Any]:
         d = t["deal"]
         if d and d["moves"]:
             ws.send_text(json.dumps({"type": "move", "action": choose(d)}))
-
-
-def app_for(tmp_path: Path, name: str = "room.sqlite") -> Any:
-    return create_app(str(tmp_path / name), room=Room(robot_delay=0.0, pause=0.0), records_dir=tmp_path / "records", tick=0.005)
 
 
 def french_deal(seed: int, shuffle_others: int | None) -> dict[str, Any]:

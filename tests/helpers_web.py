@@ -1,0 +1,71 @@
+"""Helpers shared by the room's tests (tests/test_web_*.py): people, a table with robots, a game
+played out on the room's clock; and on the wire, the hello and waiting for a message."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tarot_env.web.app import create_app
+from tarot_env.web.room import Room, Table, User
+
+
+def people(k: int) -> list[User]:
+    return [User(id=i + 1, name=f"p{i + 1}", token=f"t{i + 1}") for i in range(k)]
+
+
+def table_with(room: Room, users: list[User], env: str = "french_tarot_v0", n: int = 4, robot: str = "rules") -> Table:
+    """A table: the users at seats 0.., robots elsewhere; addresses all different."""
+    t = room.create(users[0], env, n, address="10.0.0.1", seed=7)
+    for k, u in enumerate(users[1:], 1):
+        t.sit(u, k, address=f"10.0.0.{k + 1}")
+    for p in range(len(users), n):
+        t.set_robot(users[0], p, robot)
+    return t
+
+
+def first_legal(t: Table, seat: int) -> int:
+    view = t.view(seat, 0.0)
+    return view["deal"]["moves"][0]["action"]
+
+
+def play_out(t: Table, users: list[User], now: float = 0.0, step: float = 1.0) -> float:
+    """Every person plays his first legal move at once, robots move as the clock goes; to the end of the game."""
+    by_seat = {t.seat_of(u): u for u in users}
+    for _ in range(10_000):
+        if t.state == "over":
+            return now
+        now += step
+        p = t.turn
+        if t.state == "playing" and p in by_seat and not t.seats[p].bot_plays:
+            t.move(by_seat[p], first_legal(t, p), now)
+        else:
+            t.advance(now)
+    raise AssertionError("the game did not end")
+
+
+# ------------------------------------------------------------------------------------- on the wire
+def hello(ws: Any, name: str) -> dict[str, Any]:
+    """Say hello as ``name``; returns the welcome (the lobby that follows is read too)."""
+    ws.send_text(json.dumps({"type": "hello", "name": name}))
+    welcome = json.loads(ws.receive_text())
+    assert welcome["type"] == "welcome"
+    assert json.loads(ws.receive_text())["type"] == "lobby"
+    return welcome
+
+
+def receive_until(ws: Any, pred: Any, log: list[dict[str, Any]] | None = None, limit: int = 2000) -> dict[str, Any]:
+    """The first message for which ``pred`` holds (every message read is added to ``log``)."""
+    for _ in range(limit):
+        m = json.loads(ws.receive_text())
+        if log is not None:
+            log.append(m)
+        if pred(m):
+            return m
+    raise AssertionError("message not received")
+
+
+def app_for(tmp_path: Path, name: str = "room.sqlite", tick: float = 0.005) -> Any:
+    """The app over a room whose robots play at once, its database and records under ``tmp_path``."""
+    return create_app(str(tmp_path / name), room=Room(robot_delay=0.0, pause=0.0), records_dir=tmp_path / "records", tick=tick)
