@@ -37,7 +37,9 @@ def play(env, agents: dict[int, object], seed: int) -> list[int]:
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_pimc_plays_whole_french_deals_legally_and_searches_the_card_play(num_players):
     env = tarot_env.make("french_tarot_v0", num_players=num_players)
-    pimc = PIMCAgent(samples=4, chunk=2, seed=1, search="play").bind(env)
+    # a time limit no decision reaches: the samples searched must not depend on the machine's speed
+    # (a kernel compiled on a fresh clone's first search takes seconds)
+    pimc = PIMCAgent(samples=4, chunk=2, seed=1, search="play", time=60).bind(env)
     bot = FrenchRuleAgent()
     searched = 0
     for seed in range(40):  # the bot passes many deals: enough deals for some card play
@@ -59,7 +61,7 @@ def test_pimc_plays_whole_french_deals_legally_and_searches_the_card_play(num_pl
 
 def test_by_default_every_decision_with_a_choice_is_searched():
     env = tarot_env.make("french_tarot_v0", num_players=5)
-    pimc = PIMCAgent(samples=3, chunk=3, seed=2).bind(env)
+    pimc = PIMCAgent(samples=3, chunk=3, seed=2, time=60).bind(env)
     phases = set()
     for seed in range(3):
         for _, phase, obs in decisions(env, seed):
@@ -84,7 +86,7 @@ def test_pimc_plays_whole_tarocchino_hands_legally(env_id, options):
 
     env = tarot_env.make(env_id, **options)
     n = env.unwrapped.num_players
-    pimc = PIMCAgent(samples=3, chunk=3, seed=1).bind(env)
+    pimc = PIMCAgent(samples=3, chunk=3, seed=1, time=60).bind(env)
     bot = TarocchinoRuleAgent(env_id)
     searched = 0
     for seed in range(2):
@@ -101,7 +103,7 @@ def test_the_same_seed_gives_the_same_game():
     env = tarot_env.make("french_tarot_v0", num_players=4)
     runs = []
     for _ in range(2):
-        pimc = PIMCAgent(samples=6, seed=5).bind(env)
+        pimc = PIMCAgent(samples=6, seed=5, time=60).bind(env)
         runs.append(play(env, {0: pimc, 1: FrenchRuleAgent(), 2: pimc, 3: FrenchRuleAgent()}, seed=11))
     assert runs[0] == runs[1]
 

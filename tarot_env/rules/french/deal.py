@@ -1,4 +1,8 @@
-"""The deal (docs/rules/french_tarot.md §2): packets, the chien, the petit sec, fixed deals."""
+"""The deal (docs/rules/french_tarot.md §2): packets, the chien, the petit sec, fixed deals.
+
+Dealing a pack and the petit sec are row functions that numba compiles (:func:`tarot_env._jit.njit`),
+as the play's are (:mod:`.play`): a vector env deals some fifty tables at each step at
+B = 4,096, and their NumPy version made a dozen NumPy calls each time, on the calling thread."""
 
 from __future__ import annotations
 
@@ -6,9 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env.cards.french import EXCUSE, FRENCH_DECK, IS_TRUMP, NUM_CARDS, PETIT
+from tarot_env._jit import njit
+from tarot_env.cards.french import EXCUSE, FRENCH_DECK, NUM_CARDS, PETIT
 from tarot_env.rules.deals import check_deal_shape
 from tarot_env.rules.french.config import FrenchTarotConfig
+from tarot_env.rules.french.state import COLUMN
+
+HANDS, CHIEN = COLUMN["hands"], COLUMN["chien"]
 
 
 def deal_destinations(config: FrenchTarotConfig) -> np.ndarray:
@@ -31,26 +39,72 @@ def deal_destinations(config: FrenchTarotConfig) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
+def deal_row(b, dealer, pack, dest, n, seat_cards, card_flags):
+    """Deal the shuffled ``pack`` (card ids in pack order) into row ``b``'s hands and chien:
+    the card at position ``j`` goes where ``dest[j]`` says (:func:`deal_destinations`),
+    counting seats from the dealer's right."""
+    for j in range(pack.shape[0]):
+        if dest[j] < n:
+            seat_cards[b, HANDS, (dealer + 1 + dest[j]) % n, pack[j]] = True
+        else:
+            card_flags[b, CHIEN, pack[j]] = True
+
+
+def is_petit_sec(hand):
+    """The player's only trump is the Petit and he lacks the Excuse (§2); ``hand`` (78,) bool."""
+    if not hand[PETIT] or hand[EXCUSE]:
+        return False
+    for c in range(PETIT + 1, EXCUSE):  # the trumps above the Petit (cards/french.py)  # noqa: SIM110 (a loop for numba)
+        if hand[c]:
+            return False
+    return True
+
+
+def deal_rows(rows, dealers, packs, dest, n, seat_cards, card_flags):
+    """:func:`deal_row` for each of ``rows`` (blank rows: nothing in hand); returns (R,) bool:
+    whether some hand has a petit sec."""
+    annulled = np.zeros(rows.shape[0], dtype=np.bool_)
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        deal_row(b, dealers[i], packs[i], dest, n, seat_cards, card_flags)
+        for s in range(n):
+            annulled[i] |= is_petit_sec(seat_cards[b, HANDS, s])
+    return annulled
+
+
+def petit_secs(hands):
+    """(H,) bool: :func:`is_petit_sec` of each of ``hands`` (H, 78)."""
+    out = np.zeros(hands.shape[0], dtype=np.bool_)
+    for i in range(hands.shape[0]):
+        out[i] = is_petit_sec(hands[i])
+    return out
+
+
+deal_row = njit(deal_row, inline=True) or deal_row
+is_petit_sec = njit(is_petit_sec, inline=True) or is_petit_sec
+deal_rows = njit(deal_rows) or deal_rows
+petit_secs = njit(petit_secs) or petit_secs
+
+
 def deal_packs(
     config: FrenchTarotConfig, dealers: np.ndarray, packs: np.ndarray, dest: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Deal shuffled packs ``(R, 78)`` (card ids in pack order) -> hands ``(R, N, 78)``, chien.
-
-    ``dest`` is :func:`deal_destinations` of the config, when the caller keeps it."""
+    """Deal shuffled packs ``(R, 78)`` (card ids in pack order) -> hands ``(R, N, 78)``, chien
+    ``(R, 78)`` (:func:`deal_row`; ``dest`` is :func:`deal_destinations` of the config, when
+    the caller keeps it)."""
     n = config.num_players
     dest = deal_destinations(config) if dest is None else dest
     r = len(dealers)
-    seat_of_pos = np.where(dest[None, :] < n, (dealers[:, None] + 1 + dest[None, :]) % n, n)
-    owners = np.empty((r, NUM_CARDS), dtype=np.int64)
-    # owners[i, packs[i, j]] = seat_of_pos[i, j], as one flat scatter (put_along_axis costs several times as much)
-    owners.ravel()[(np.arange(r)[:, None] * NUM_CARDS + packs).ravel()] = seat_of_pos.ravel()
-    hands = owners[:, None, :] == np.arange(n)[None, :, None]
-    return hands, owners == n
+    hands = np.zeros((r, HANDS + 1, n, NUM_CARDS), dtype=bool)
+    chien = np.zeros((r, CHIEN + 1, NUM_CARDS), dtype=bool)
+    rows = np.arange(r, dtype=np.int64)
+    deal_rows(rows, np.asarray(dealers, dtype=np.int64), np.asarray(packs, dtype=np.int64), dest, n, hands, chien)
+    return hands[:, HANDS], chien[:, CHIEN]
 
 
 def petit_sec(hands: np.ndarray) -> np.ndarray:
-    """(R, N) bool: the player's only trump is the Petit and he lacks the Excuse (§2)."""
-    return hands[..., PETIT] & (np.count_nonzero(hands & IS_TRUMP, axis=-1) == 1) & ~hands[..., EXCUSE]
+    """(R, N) bool: :func:`is_petit_sec` of each hand of ``hands`` (R, N, 78)."""
+    return petit_secs(np.ascontiguousarray(hands).reshape(-1, NUM_CARDS)).reshape(hands.shape[:-1])
 
 
 def parse_deal(config: FrenchTarotConfig, deal: Any) -> tuple[int, np.ndarray, np.ndarray]:

@@ -25,7 +25,7 @@ from tarot_env.errors import IllegalActionError
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french import announcements, bidding, call, ecart, play, scoring, teams
 from tarot_env.rules.french.config import FrenchTarotConfig
-from tarot_env.rules.french.deal import deal_destinations, deal_packs, petit_sec
+from tarot_env.rules.french.deal import deal_destinations, deal_rows, petit_sec
 from tarot_env.rules.french.state import FrenchTarotState, Phase, Result
 
 # Where each phase's actions start in the action space, and how many there are.
@@ -65,6 +65,7 @@ class FrenchTarotGame:
         self._destinations = deal_destinations(self.config)
         self._seats = np.arange(self.num_players)
         self.play_options = play.play_options(self)  # what the play phase's row functions read of the rules
+        self.scoring_options = scoring.scoring_options(self)  # and the scoring's
         self._mask_fns: dict[int, Callable] = {
             Phase.BID: bidding.bid_mask,
             Phase.CALL: call.call_mask,
@@ -104,10 +105,12 @@ class FrenchTarotGame:
         return self._blank
 
     def shuffle_and_deal(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator) -> None:
-        """Random deals for ``rows``: uniform shuffles dealt by the pattern of §2."""
+        """Random deals for ``rows``: uniform shuffles dealt by the pattern of §2 (:func:`.deal.deal_row`)."""
         packs = rng.permuted(np.tile(np.arange(NUM_CARDS), (len(rows), 1)), axis=1)
-        hands, chien = deal_packs(self.config, dealers, packs, self._destinations)
-        self.start_deal(s, rows, dealers, hands, chien)
+        s.reset_rows(rows, self._fresh(len(rows)))
+        b = s.blocks
+        annulled = deal_rows(rows, dealers, packs, self._destinations, self.num_players, b["seat_cards"], b["card_flags"])
+        self._begin(s, rows, dealers, annulled)
         if self.config.petit_sec == "redeal":
             again = rows[s.result[rows] == Result.PETIT_SEC]
             if len(again):
@@ -116,12 +119,15 @@ class FrenchTarotGame:
     def start_deal(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, hands: np.ndarray, chien: np.ndarray) -> None:
         """Start deals from given hands ``(R, N, 78)`` and chien ``(R, 78)``."""
         s.reset_rows(rows, self._fresh(len(rows)))
-        s.dealer[rows] = dealers
         s.hands[rows] = hands
         s.chien[rows] = chien
+        self._begin(s, rows, dealers, petit_sec(hands).any(axis=1))
+
+    def _begin(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, annulled: np.ndarray) -> None:
+        """Dealt: the bidding starts at the dealer's right, unless a petit sec annuls the deal."""
+        s.dealer[rows] = dealers
         s.phase[rows] = Phase.BID
         s.current[rows] = (dealers + 1) % self.num_players
-        annulled = petit_sec(hands).any(axis=1)
         if annulled.any():
             self._throw_in(s, rows[annulled], Result.PETIT_SEC)
         s.legal[rows] = self.legal_action_mask(s, rows)

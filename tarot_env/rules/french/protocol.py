@@ -25,6 +25,7 @@ class Rules(Protocol):
     num_tricks: int
     poignee_sizes: np.ndarray  # (3,) exact trumps of a simple, double, triple poignée
     play_options: np.ndarray  # the rule options the play phase reads (play.play_options)
+    scoring_options: np.ndarray  # the rule options the scoring reads (scoring.scoring_options)
 
     def is_attack(self, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray: ...
 
