@@ -16,11 +16,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tarot_env.cards.french import EXCUSE, IS_TRUMP
+from tarot_env._jit import njit
+from tarot_env.cards.french import EXCUSE, IS_TRUMP, PETIT
+from tarot_env.rules.french.state import COLUMN
 
 if TYPE_CHECKING:
     from tarot_env.rules.french.protocol import Rules
     from tarot_env.rules.french.state import FrenchTarotState
+
+TAKER, HANDS, ECART = COLUMN["taker"], COLUMN["hands"], COLUMN["ecart"]
+FORCED_DISCARDS, SIZES = 0, 1  # the ``opts`` argument (:func:`announcement_options`)
 
 
 def showable_trumps(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
@@ -34,19 +39,68 @@ def showable_trumps(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.n
     return trumps
 
 
+def poignee_row(b, seat, ints, seat_cards, card_flags, opts, out):
+    """Which of simple, double, triple ``seat`` of row ``b`` can show exactly, into ``out`` (3,):
+    his trumps (hand, plus the trumps he was forced to put in the écart when the option says so)
+    reach the size, or fall one short with the Excuse in hand (shown with all his trumps)."""
+    hand = seat_cards[b, HANDS, seat]
+    n_trumps = 0
+    for c in range(PETIT, EXCUSE):  # the trumps (cards/french.py)
+        n_trumps += hand[c]
+    if opts[FORCED_DISCARDS] and seat == ints[b, TAKER]:
+        for c in range(PETIT, EXCUSE):
+            n_trumps += card_flags[b, ECART, c]
+    for k in range(3):
+        size = opts[SIZES + k]
+        out[k] = n_trumps >= size or (hand[EXCUSE] and n_trumps + 1 == size)
+
+
+def poignee_rows(rows, seats, ints, seat_cards, card_flags, opts):
+    """(R, 3) bool: :func:`poignee_row` of each ``(rows[i], seats[i])``."""
+    out = np.zeros((rows.shape[0], 3), dtype=np.bool_)
+    for i in range(rows.shape[0]):
+        poignee_row(rows[i], seats[i], ints, seat_cards, card_flags, opts, out[i])
+    return out
+
+
+def may_declare_rows(rows, ints, seat_cards, card_flags, poignee_todo, n, opts):
+    """Write ``poignee_todo`` of every seat of ``rows``: whether he can show some poignée."""
+    options = np.zeros(3, dtype=np.bool_)
+    for i in range(rows.shape[0]):
+        for seat in range(n):
+            poignee_row(rows[i], seat, ints, seat_cards, card_flags, opts, options)
+            poignee_todo[rows[i], seat] = options[0] or options[1] or options[2]
+
+
+poignee_row = njit(poignee_row, inline=True) or poignee_row
+poignee_rows = njit(poignee_rows) or poignee_rows
+may_declare_rows = njit(may_declare_rows) or may_declare_rows
+
+
+def announcement_options(g: Rules) -> np.ndarray:
+    """The ``opts`` argument of :func:`poignee_row`: the forced-discards option, the 3 sizes."""
+    return np.array([g.config.poignee_forced_discards, *g.poignee_sizes.tolist()], dtype=np.int64)
+
+
 def poignee_options(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """(R, 3) bool: which of simple, double, triple each seat can show exactly (``rows`` and
-    ``seats`` broadcast as in :func:`showable_trumps`, with the 3 options last)."""
-    n_trumps = np.count_nonzero(showable_trumps(g, s, rows, seats), axis=-1)[..., None]
-    excuse = s.hands[rows, seats, EXCUSE][..., None]
-    sizes = g.poignee_sizes
-    return (n_trumps >= sizes) | (excuse & (n_trumps + 1 == sizes))
+    """(R, 3) bool: which of simple, double, triple each seat can show exactly (:func:`poignee_row`;
+    ``rows`` and ``seats`` broadcast together, with the 3 options last)."""
+    rows, seats = np.broadcast_arrays(np.asarray(rows, dtype=np.int64), np.asarray(seats, dtype=np.int64))
+    b = s.blocks
+    out = poignee_rows(rows.ravel(), seats.ravel(), b["ints"], b["seat_cards"], b["card_flags"], announcement_options(g))
+    return out.reshape(*rows.shape, 3)
 
 
 def may_declare_poignee(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
     """Whether each seat can show some poignée (:func:`poignee_options`): the players who are
     asked at their first card (``poignee_todo``)."""
     return poignee_options(g, s, rows, seats).any(axis=-1)
+
+
+def ask_poignees(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> None:
+    """``poignee_todo`` of every seat of ``rows`` (:func:`may_declare_rows`), when the play starts."""
+    b = s.blocks
+    may_declare_rows(rows, b["ints"], b["seat_cards"], b["card_flags"], b["poignee_todo"], g.num_players, announcement_options(g))
 
 
 def poignee_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:

@@ -4,6 +4,9 @@ Petite and garde: the chien is shown to all and taken up by the taker, who disca
 cards, one per action. Never a King or a bout; trumps 2–20 only when he has too few other
 cards, and a discarded trump is shown. Garde sans: the chien stays unseen and counts for the
 taker. Garde contre: it stays unseen and counts for the defence.
+
+What happens to the chien is a row function that numba compiles (:func:`take_chien_row`), as
+the play and the scoring are: the NumPy version took ~60 µs of every vector step at B = 4,096.
 """
 
 from __future__ import annotations
@@ -12,34 +15,83 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tarot_env._jit import njit
 from tarot_env.cards.french import ECART_FREE, ECART_TRUMPS
+from tarot_env.rules.french import teams
+from tarot_env.rules.french.state import COLUMN
 
 if TYPE_CHECKING:
     from tarot_env.rules.french.protocol import Rules
     from tarot_env.rules.french.state import FrenchTarotState
 
 GARDE = 2  # contracts up to garde show the chien
+TAKER, PARTNER, CONTRACT, CALLED, ECART_LEFT = (COLUMN[k] for k in ("taker", "partner", "contract", "called", "ecart_left"))
+CHIEN_SEEN, PARTNER_KNOWN, HANDS, CHIEN, PILE = (COLUMN[k] for k in ("chien_seen", "partner_known", "hands", "chien", "pile"))
+
+
+def take_chien_row(b, ints, flags, seat_cards, card_flags, card_ints, n, chien_size):
+    """Deal with row ``b``'s chien once the contract (and call) is known; returns whether the
+    taker now discards (petite, garde)."""
+    taker = ints[b, TAKER]
+    if ints[b, CONTRACT] <= GARDE:  # shown to all and taken up
+        flags[b, CHIEN_SEEN] = True
+        for c in range(card_flags.shape[2]):
+            if card_flags[b, CHIEN, c]:
+                seat_cards[b, HANDS, taker, c] = True
+        ints[b, ECART_LEFT] = chien_size
+        called = ints[b, CALLED]
+        if called >= 0 and card_flags[b, CHIEN, called]:  # the called card in the chien shows the taker alone
+            flags[b, PARTNER_KNOWN] = True
+        return True
+    owner = chien_owner(ints[b, CONTRACT], taker, ints[b, PARTNER], n)
+    for c in range(card_flags.shape[2]):
+        if card_flags[b, CHIEN, c]:
+            card_ints[b, PILE, c] = owner
+    return False
+
+
+def chien_owner(contract, taker, partner, n):
+    """Whose pile an unseen chien goes to: the taker's in a garde sans, the defence's in a garde
+    contre (:func:`.teams.defence_seat`)."""
+    return taker if contract == GARDE + 1 else _defence_seat(taker, partner, n)
+
+
+def take_chien_rows(rows, ints, flags, seat_cards, card_flags, card_ints, n, chien_size):
+    """(R,) bool: :func:`take_chien_row` of each of ``rows``."""
+    discarding = np.zeros(rows.shape[0], dtype=np.bool_)
+    for i in range(rows.shape[0]):
+        discarding[i] = take_chien_row(rows[i], ints, flags, seat_cards, card_flags, card_ints, n, chien_size)
+    return discarding
+
+
+def chien_owners(contract, taker, partner, n):
+    """(R,): :func:`chien_owner` of each row."""
+    out = np.empty(contract.shape[0], dtype=np.int64)
+    for i in range(contract.shape[0]):
+        out[i] = chien_owner(contract[i], taker[i], partner[i], n)
+    return out
+
+
+# compiled: the rules into the loops, the loops as kernels (plain Python without numba)
+_defence_seat = njit(teams.defence_seat, inline=True) or teams.defence_seat
+chien_owner = njit(chien_owner, inline=True) or chien_owner
+take_chien_row = njit(take_chien_row, inline=True) or take_chien_row
+take_chien_rows = njit(take_chien_rows) or take_chien_rows
+chien_owners = njit(chien_owners) or chien_owners
 
 
 def take_chien(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
-    """Deal with the chien once the contract (and call) is known; returns the rows that
-    now discard (petite, garde)."""
-    shown = s.contract[rows] <= GARDE
-    up = rows[shown]
-    s.chien_seen[up] = True
-    s.hands[up, s.taker[up]] |= s.chien[up]
-    s.ecart_left[up] = g.config.chien_size
-    called = s.called[up]
-    s.partner_known[up] |= (called >= 0) & s.chien[up, np.maximum(called, 0)]
-    unseen = rows[~shown]
-    s.pile[unseen] = np.where(s.chien[unseen], unseen_chien_owner(g, s, unseen)[:, None], s.pile[unseen])
-    return up
+    """Deal with the chien of ``rows`` (:func:`take_chien_row`); returns the rows that now
+    discard (petite, garde)."""
+    b = s.blocks
+    discarding = take_chien_rows(rows, b["ints"], b["flags"], b["seat_cards"], b["card_flags"], b["card_ints"],
+                                 g.num_players, g.config.chien_size)  # fmt: skip
+    return rows[discarding]
 
 
 def unseen_chien_owner(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
-    """(R,) whose pile an unseen chien goes to: the taker's in a garde sans, the defence's in a
-    garde contre."""
-    return np.where(s.contract[rows] == GARDE + 1, s.taker[rows], g.defence_seat(s, rows))
+    """(R,) whose pile an unseen chien goes to (:func:`chien_owner`)."""
+    return chien_owners(s.contract[rows], s.taker[rows], s.partner[rows], g.num_players)
 
 
 #: (78,) bool: the cards that, put in the écart, are shown to every player: its trumps, which the

@@ -282,7 +282,7 @@ class FrenchTarotGame:
         """Who may show a poignée, and the opening lead: ``dealer + 1``, or the taker after
         a chelem announcement (§5.1, §6.1)."""
         n = self.num_players
-        s.poignee_todo[rows] = announcements.may_declare_poignee(self, s, rows[:, None], self._seats[None, :])
+        announcements.ask_poignees(self, s, rows)
         lead = np.where(s.chelem[rows], s.taker[rows], (s.dealer[rows] + 1) % n)
         s.leader[rows] = lead
         s.current[rows] = lead
