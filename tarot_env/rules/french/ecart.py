@@ -81,12 +81,11 @@ chien_owners = njit(chien_owners) or chien_owners
 
 
 def take_chien(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
-    """Deal with the chien of ``rows`` (:func:`take_chien_row`); returns the rows that now
-    discard (petite, garde)."""
+    """Deal with the chien of ``rows`` (:func:`take_chien_row`); returns (R,) bool: the rows
+    that now discard (petite, garde)."""
     b = s.blocks
-    discarding = take_chien_rows(rows, b["ints"], b["flags"], b["seat_cards"], b["card_flags"], b["card_ints"],
-                                 g.num_players, g.config.chien_size)  # fmt: skip
-    return rows[discarding]
+    return take_chien_rows(rows, b["ints"], b["flags"], b["seat_cards"], b["card_flags"], b["card_ints"],
+                           g.num_players, g.config.chien_size)  # fmt: skip
 
 
 def unseen_chien_owner(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:

@@ -265,9 +265,8 @@ class FrenchTarotGame:
 
     def _to_chien(self, s: FrenchTarotState, rows: np.ndarray) -> None:
         discarding = ecart.take_chien(self, s, rows)
-        s.phase[discarding] = Phase.ECART
-        unseen = np.setdiff1d(rows, discarding, assume_unique=True)
-        self._after_ecart(s, unseen)
+        s.phase[rows[discarding]] = Phase.ECART
+        self._after_ecart(s, rows[~discarding])
 
     def _discard(self, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> None:
         self._after_ecart(s, ecart.apply_discard(self, s, rows, card))
