@@ -6,9 +6,10 @@ engine (``rules/bolognese/engine.step_rows``) and both observation encoders. Eac
 twice from one source (:func:`tarot_env._jit.njit`): a plain loop, and numba's parallel loop
 (``prange``), whose iterations numba shares among its threads with no GIL and no copy of the
 state. A vector env made with ``num_threads=K > 1`` calls the parallel variants with numba's
-thread count set to K for the call (:class:`KernelThreads`); the NumPy phases (bidding, the
-écart, scoring, dealing) stay on the calling thread, in row order, and whatever draws random
-numbers with them. So results are identical for every K (``tests/test_threads.py``).
+thread count set to K for the call (:class:`KernelThreads`); the rest of a step (the NumPy
+phases, the small serial kernels of the French scoring, dealing, chien and poignées) stays on
+the calling thread, in row order, and whatever draws random numbers with it. So results are
+identical for every K (``tests/test_threads.py``).
 
 Why numba's loops rather than Python threads over blocks of rows (the first version): waking a
 sleeping thread costs tens of microseconds on a virtual machine, twice per step, and each block
