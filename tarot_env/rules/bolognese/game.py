@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from tarot_env._jit import njit
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese import engine
 from tarot_env.rules.bolognese.combinations import combination_cards
@@ -97,6 +98,26 @@ from tarot_env.rules.bolognese.state import (
 _PLACE_OF_DEST = np.zeros(5, dtype=np.int64)  # deal.py place codes -> state PLACE codes
 for _k, _v in {HAND: PL_HAND, EXTRA: PL_EXTRA, SECOND: PL_SECOND, POZZO: PL_POZZO, OUT: PL_OUT}.items():
     _PLACE_OF_DEST[_k] = _v
+
+
+def place_cards(rows, packs, seat_of_pos, place, cards):
+    """Each card ``packs[i, j]`` of row ``rows[i]`` goes where pack position ``j`` is dealt: to
+    seat ``seat_of_pos[i, j]`` (-1 none) and place ``place[j]`` (a state PLACE code); cards dealt
+    to a hand (first cards or extras) are held by that seat and are first-deal cards. A compiled
+    loop: its NumPy version (four scatters of the whole pack) cost ~0.12 ms of a vector step at
+    4,096 tables, every step, on the calling thread."""
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        for j in range(packs.shape[1]):
+            c = packs[i, j]
+            in_hand = place[j] == PL_HAND or place[j] == PL_EXTRA
+            cards[b, DEALT_TO, c] = seat_of_pos[i, j]
+            cards[b, PLACE, c] = place[j]
+            cards[b, HAND_OF, c] = seat_of_pos[i, j] if in_hand else -1
+            cards[b, FIRST, c] = in_hand
+
+
+place_cards = njit(place_cards) or place_cards
 #: per-hand fields reset at each new deal (match-level ones survive: totals, penalties, who is still in)
 _MATCH_INTS = (DEALER, HAND_NO, MATCH_OVER, N_ACTIVE, HANDS_PLAYED)
 _MATCH_SEAT = (TOTAL, RAW_TOTAL, PENALTY, ACTIVE)
@@ -275,14 +296,7 @@ class TarocchinoGame:
             seat_of_pos = np.where(dest.seat[None, :] >= 0, (dealers[:, None] + 1 + dest.seat[None, :]) % n, -1)
         else:
             seat_of_pos = np.where(dest.seat[None, :] >= 0, order[np.maximum(dest.seat, 0)][None, :], -1)
-        place = _PLACE_OF_DEST[dest.place][None, :].repeat(len(rows), axis=0)
-        in_hand = (place == PL_HAND) | (place == PL_EXTRA)
-        # card packs[i, j] gets the values of position j: one flat index for the four rows written
-        at = (np.arange(len(rows))[:, None] * NUM_CARDS + packs).ravel()
-        for row, values in ((DEALT_TO, seat_of_pos), (PLACE, place), (HAND_OF, np.where(in_hand, seat_of_pos, -1)), (FIRST, in_hand)):
-            block = np.empty((len(rows), NUM_CARDS), dtype=cards.dtype)
-            block.ravel()[at] = np.broadcast_to(values, block.shape).ravel()
-            cards[rows, row] = block
+        place_cards(rows, packs, seat_of_pos, _PLACE_OF_DEST[dest.place], cards)
         state.ints[rows, N_ACTIVE] = np.count_nonzero(state.seat_ints[rows, :, ACTIVE], axis=1)
 
     def shuffle_and_deal(
