@@ -117,7 +117,24 @@ def place_cards(rows, packs, seat_of_pos, place, cards):
             cards[b, FIRST, c] = in_hand
 
 
+def side_piles_rows(rows, sides, cards, seat_ints, piles, tricks, decl):
+    """Add up, for each of ``rows`` (``sides[i]``: the side of each seat), each side's pile (the
+    cards its players won), tricks and declarations into ``piles`` (R, S, 62), ``tricks`` and
+    ``decl`` (R, S), zeroed by the caller. A compiled loop: the scoring and the Matto exchange
+    read it for every hand that ends, and its NumPy version cost ~0.08 ms a call at 4,096 tables."""
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        for c in range(cards.shape[2]):
+            holder = cards[b, PILE_OF, c]
+            if holder >= 0:
+                piles[i, sides[i, holder], c] = True
+        for s in range(sides.shape[1]):
+            tricks[i, sides[i, s]] += seat_ints[b, s, TRICKS]
+            decl[i, sides[i, s]] += seat_ints[b, s, DECLARED]
+
+
 place_cards = njit(place_cards) or place_cards
+side_piles_rows = njit(side_piles_rows) or side_piles_rows
 #: per-hand fields reset at each new deal (match-level ones survive: totals, penalties, who is still in)
 _MATCH_INTS = (DEALER, HAND_NO, MATCH_OVER, N_ACTIVE, HANDS_PLAYED)
 _MATCH_SEAT = (TOTAL, RAW_TOTAL, PENALTY, ACTIVE)
@@ -485,15 +502,13 @@ class TarocchinoGame:
         return out
 
     def _side_piles(self, state: TarocchinoState, rows: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(R, S, 62) each side's pile, (R, S) tricks won and declarations (S = 2, or N in Mattazza)."""
+        """(R, S, 62) each side's pile, (R, S) tricks won and declarations (S = 2, or N in Mattazza)
+        (:func:`side_piles_rows`)."""
         S = 2 if self.two_sides else self.num_players
-        pile_of = state.cards[rows, PILE_OF]
-        side_of_card = np.where(pile_of >= 0, np.take_along_axis(sides, np.maximum(pile_of, 0), axis=1), -1)
-        piles = side_of_card[:, None, :] == np.arange(S)[None, :, None]
-        member = sides[:, :, None] == np.arange(S)[None, None, :]  # (R, N, S)
-        seat = state.seat_ints[rows]
-        tricks = (seat[:, :, TRICKS, None] * member).sum(axis=1)
-        decl = (seat[:, :, DECLARED, None] * member).sum(axis=1)
+        piles = np.zeros((len(rows), S, NUM_CARDS), dtype=bool)
+        tricks = np.zeros((len(rows), S), dtype=np.int64)
+        decl = np.zeros((len(rows), S), dtype=np.int64)
+        side_piles_rows(np.asarray(rows, dtype=np.int64), sides, state.cards, state.seat_ints, piles, tricks, decl)
         return piles, tricks, decl
 
     def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray) -> None:
