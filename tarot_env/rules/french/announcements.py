@@ -8,6 +8,11 @@ Poignée: any player may show one just before his first card. It must hold exact
 missing trump, but only when every trump of the hand is shown with it. Trumps the taker was
 forced to put in the écart count too (option ``poignee_forced_discards``, §15.9). Which
 trumps are shown when the player has more than the size is option ``poignee_trumps``.
+
+Who may declare which poignée is a row function that numba compiles (:func:`poignee_row`), as
+the play's rules are: it is asked of every player when the play starts, and its NumPy version
+took ~80 µs of a vector step at B = 4,096. It counts the trumps :func:`showable_trumps` lists,
+which the declaration itself (:func:`apply_poignee`) and the trumps picked one by one read.
 """
 
 from __future__ import annotations
@@ -41,8 +46,9 @@ def showable_trumps(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.n
 
 def poignee_row(b, seat, ints, seat_cards, card_flags, opts, out):
     """Which of simple, double, triple ``seat`` of row ``b`` can show exactly, into ``out`` (3,):
-    his trumps (hand, plus the trumps he was forced to put in the écart when the option says so)
-    reach the size, or fall one short with the Excuse in hand (shown with all his trumps)."""
+    his trumps (those of :func:`showable_trumps`: the hand's, plus the trumps he was forced to put
+    in the écart when the option says so) reach the size, or fall one short with the Excuse in
+    hand (shown with all his trumps)."""
     hand = seat_cards[b, HANDS, seat]
     n_trumps = 0
     for c in range(PETIT, EXCUSE):  # the trumps (cards/french.py)
