@@ -109,13 +109,6 @@ def ask_poignees(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> None:
     may_declare_rows(rows, b["ints"], b["seat_cards"], b["card_flags"], b["poignee_todo"], g.num_players, announcement_options(g))
 
 
-def poignee_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
-    """(R, 4) bool over ``poignee simple, double, triple, no_poignee``."""
-    mask = np.ones((len(rows), 4), dtype=bool)
-    mask[:, :3] = poignee_options(g, s, rows, s.current[rows])
-    return mask
-
-
 def apply_poignee(g: Rules, s: FrenchTarotState, rows: np.ndarray, choice: np.ndarray) -> np.ndarray:
     """Declare (``choice`` 0..2) or not (3). Returns the rows where the player now picks
     his trumps one by one (``poignee_trumps="choose"``)."""

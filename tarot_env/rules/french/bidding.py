@@ -11,18 +11,25 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tarot_env._jit import njit
+from tarot_env.rules.french.state import COLUMN
+
 if TYPE_CHECKING:
     from tarot_env.rules.french.protocol import Rules
     from tarot_env.rules.french.state import FrenchTarotState
 
-_CONTRACT_CODES = np.arange(1, 5)
+CONTRACT = COLUMN["contract"]
 
 
-def bid_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
-    """(R, 5) bool over ``pass, petite, garde, garde_sans, garde_contre``."""
-    mask = np.ones((len(rows), 5), dtype=bool)
-    mask[:, 1:] = _CONTRACT_CODES[None, :] > s.contract[rows, None]
-    return mask
+def bid_row(b, ints, out):
+    """The bids the player to act in row ``b`` may make, into ``out`` (5,) over ``pass, petite,
+    garde, garde_sans, garde_contre``: passing, or a contract higher than the highest so far."""
+    out[0] = True
+    for k in range(1, 5):
+        out[k] = k > ints[b, CONTRACT]
+
+
+bid_row = njit(bid_row, inline=True) or bid_row
 
 
 def apply_bid(g: Rules, s: FrenchTarotState, rows: np.ndarray, bid: np.ndarray) -> np.ndarray:

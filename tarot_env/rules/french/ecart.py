@@ -98,12 +98,22 @@ def unseen_chien_owner(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.nd
 SHOWN = ECART_TRUMPS
 
 
-def ecart_mask(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
-    """(R, 78) bool: the cards the taker may put in the écart next."""
-    hand = s.hands[rows, s.taker[rows]]
-    free = hand & ECART_FREE
-    short = np.count_nonzero(free, axis=1) < s.ecart_left[rows]
-    return np.where(short[:, None], free | (hand & ECART_TRUMPS), free)
+def ecart_row(b, ints, seat_cards, out):
+    """The cards the taker of row ``b`` may put in the écart next, into ``out`` (78,): neither a
+    trump, the Excuse nor a King; trumps 2–20 too when he has fewer such cards than he must still
+    discard."""
+    hand = seat_cards[b, HANDS, ints[b, TAKER]]
+    n_free = 0
+    for c in range(out.shape[0]):
+        out[c] = hand[c] and ECART_FREE[c]
+        n_free += out[c]
+    if n_free < ints[b, ECART_LEFT]:
+        for c in range(out.shape[0]):
+            if hand[c] and ECART_TRUMPS[c]:
+                out[c] = True
+
+
+ecart_row = njit(ecart_row, inline=True) or ecart_row
 
 
 def apply_discard(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:

@@ -20,13 +20,18 @@ from collections.abc import Callable
 
 import numpy as np
 
+from tarot_env._jit import njit
 from tarot_env.cards.french import FRENCH_DECK, NUM_CARDS
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french import announcements, bidding, call, ecart, play, scoring, teams
+from tarot_env.rules.french.announcements import poignee_row
+from tarot_env.rules.french.bidding import bid_row
 from tarot_env.rules.french.config import FrenchTarotConfig
 from tarot_env.rules.french.deal import deal_destinations, deal_rows, petit_sec
-from tarot_env.rules.french.state import FrenchTarotState, Phase, Result
+from tarot_env.rules.french.ecart import ecart_row
+from tarot_env.rules.french.play import legal_cards
+from tarot_env.rules.french.state import COLUMN, FrenchTarotState, Phase, Result
 
 # Where each phase's actions start in the action space, and how many there are.
 _SPAN = {
@@ -40,14 +45,52 @@ _SPAN = {
 }
 _NUM_PHASES = Phase.count()
 _DONE = Phase.DONE
+# for the compiled masks (plain ints: numba reads module constants, not class attributes)
+_BID, _ECART, _CHELEM, _POIGNEE, _PLAY = Phase.BID, Phase.ECART, Phase.CHELEM, Phase.POIGNEE, Phase.PLAY
+PHASE, CURRENT = COLUMN["phase"], COLUMN["current"]
+A_BID, A_DISCARD, A_CHELEM, A_NO_CHELEM, A_POIGNEE, A_NO_POIGNEE, A_PLAY = (
+    A.BID, A.DISCARD, A.CHELEM, A.NO_CHELEM, A.POIGNEE, A.NO_POIGNEE, A.PLAY
+)  # fmt: skip
 
 
-# The masks of the phases without a module of their own (module functions, not lambdas, so
+def phase_masks(rows, out, ints, seat_cards, card_flags, suit, strength, play_opts, poignee_opts):
+    """The legal actions of the player to act in each of ``rows`` into ``out`` (R, A), zeroed by
+    the caller, for the phases whose rule is a row function: the bid (:func:`.bidding.bid_row`),
+    the écart (:func:`.ecart.ecart_row`), the chelem (announce or not), the poignée
+    (:func:`.announcements.poignee_row`, or none) and the card play (:func:`.play.legal_cards`).
+    Returns (R,) bool: False for the rows left to the caller (the 5-player call, the poignée's
+    trumps picked one by one) and the finished deals (no legal action)."""
+    done = np.ones(rows.shape[0], dtype=np.bool_)
+    options = np.zeros(3, dtype=np.bool_)
+    C = seat_cards.shape[3]
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        phase = ints[b, PHASE]
+        o = out[i]
+        if phase == _BID:
+            bid_row(b, ints, o[A_BID : A_BID + 5])
+        elif phase == _ECART:
+            ecart_row(b, ints, seat_cards, o[A_DISCARD : A_DISCARD + C])
+        elif phase == _CHELEM:
+            o[A_CHELEM] = True
+            o[A_NO_CHELEM] = True
+        elif phase == _POIGNEE:
+            poignee_row(b, ints[b, CURRENT], ints, seat_cards, card_flags, poignee_opts, options)
+            for k in range(3):
+                o[A_POIGNEE + k] = options[k]
+            o[A_NO_POIGNEE] = True
+        elif phase == _PLAY:
+            legal_cards(o[A_PLAY : A_PLAY + C], b, ints, seat_cards, suit, strength, play_opts)
+        else:
+            done[i] = False
+    return done
+
+
+phase_masks = njit(phase_masks) or phase_masks
+
+
+# The masks of the phases the kernel above leaves to NumPy (module functions, not lambdas, so
 # that a game, and every env holding one, pickles).
-def _chelem_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
-    return np.ones((len(rows), 2), dtype=bool)
-
-
 def _show_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
     return announcements.show_mask(g, s, rows)[:, A.SHOW_CARDS]
 
@@ -66,15 +109,8 @@ class FrenchTarotGame:
         self._seats = np.arange(self.num_players)
         self.play_options = play.play_options(self)  # what the play phase's row functions read of the rules
         self.scoring_options = scoring.scoring_options(self)  # and the scoring's
-        self._mask_fns: dict[int, Callable] = {
-            Phase.BID: bidding.bid_mask,
-            Phase.CALL: call.call_mask,
-            Phase.ECART: ecart.ecart_mask,
-            Phase.CHELEM: _chelem_mask,
-            Phase.POIGNEE: announcements.poignee_mask,
-            Phase.SHOW: _show_mask,
-            Phase.PLAY: play.play_mask,
-        }
+        self.poignee_options = announcements.announcement_options(self)  # what the poignée's row function reads
+        self._mask_fns: dict[int, Callable] = {Phase.CALL: call.call_mask, Phase.SHOW: _show_mask}  # the rest: phase_masks
         self._apply_fns: dict[int, Callable] = {
             Phase.BID: self._bid,
             Phase.CALL: self._call,
@@ -137,11 +173,16 @@ class FrenchTarotGame:
         """(R, A) bool: the legal actions of the player to act in each row (none when done),
         computed from the state. ``s.legal`` holds the same, kept up to date by ``start_deal``
         and ``step`` (as pgx keeps the mask in its state), for callers that need it every step."""
-        rows = np.arange(s.batch_size) if rows is None else np.asarray(rows)
+        rows = np.arange(s.batch_size) if rows is None else np.asarray(rows, dtype=np.int64)
         mask = np.zeros((len(rows), self.num_actions), dtype=bool)
-        for phase, idx in self._by_phase(s.phase[rows]):
-            start, length = _SPAN[phase]
-            mask[idx, start : start + length] = self._mask_fns[phase](self, s, rows[idx])
+        b = s.blocks
+        done = phase_masks(rows, mask, b["ints"], b["seat_cards"], b["card_flags"], play._SUIT_OF, play._STRENGTH,
+                           self.play_options, self.poignee_options)  # fmt: skip
+        if not done.all():  # the 5-player call, the poignée's trumps one by one
+            left = np.flatnonzero(~done)
+            for phase, idx in self._by_phase(s.phase[rows[left]]):
+                start, length = _SPAN[phase]
+                mask[left[idx], start : start + length] = self._mask_fns[phase](self, s, rows[left[idx]])
         return mask
 
     # ------------------------------------------------------------------ step
