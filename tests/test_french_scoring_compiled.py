@@ -81,7 +81,6 @@ def vary(g: FrenchTarotGame, s, rows: np.ndarray, rng: np.random.Generator) -> N
         s.poignee[b] = rng.integers(4, size=n) * (rng.random(n) < 0.3)
         s.exchange[b] = rng.integers(-1, 2)
         s.contract[b] = rng.integers(1, 5)
-        assert (s.taker[b], s.partner[b]) == (tk, pt)
 
 
 @pytest.mark.parametrize("n, options", SETTINGS)

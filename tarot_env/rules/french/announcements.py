@@ -93,7 +93,7 @@ def poignee_options(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.n
     ``rows`` and ``seats`` broadcast together, with the 3 options last)."""
     rows, seats = np.broadcast_arrays(np.asarray(rows, dtype=np.int64), np.asarray(seats, dtype=np.int64))
     b = s.blocks
-    out = poignee_rows(rows.ravel(), seats.ravel(), b["ints"], b["seat_cards"], b["card_flags"], announcement_options(g))
+    out = poignee_rows(rows.ravel(), seats.ravel(), b["ints"], b["seat_cards"], b["card_flags"], g.announcement_options)
     return out.reshape(*rows.shape, 3)
 
 
@@ -106,7 +106,7 @@ def may_declare_poignee(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: 
 def ask_poignees(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> None:
     """``poignee_todo`` of every seat of ``rows`` (:func:`may_declare_rows`), when the play starts."""
     b = s.blocks
-    may_declare_rows(rows, b["ints"], b["seat_cards"], b["card_flags"], b["poignee_todo"], g.num_players, announcement_options(g))
+    may_declare_rows(rows, b["ints"], b["seat_cards"], b["card_flags"], b["poignee_todo"], g.num_players, g.announcement_options)
 
 
 def apply_poignee(g: Rules, s: FrenchTarotState, rows: np.ndarray, choice: np.ndarray) -> np.ndarray:

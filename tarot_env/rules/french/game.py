@@ -106,10 +106,9 @@ class FrenchTarotGame:
         self.poignee_sizes = np.array(self.config.poignee_sizes, dtype=np.int64)
         self._blank: FrenchTarotState | None = None
         self._destinations = deal_destinations(self.config)
-        self._seats = np.arange(self.num_players)
         self.play_options = play.play_options(self)  # what the play phase's row functions read of the rules
         self.scoring_options = scoring.scoring_options(self)  # and the scoring's
-        self.poignee_options = announcements.announcement_options(self)  # what the poignée's row function reads
+        self.announcement_options = announcements.announcement_options(self)  # and the poignée's
         self._mask_fns: dict[int, Callable] = {Phase.CALL: call.call_mask, Phase.SHOW: _show_mask}  # the rest: phase_masks
         self._apply_fns: dict[int, Callable] = {
             Phase.BID: self._bid,
@@ -177,7 +176,7 @@ class FrenchTarotGame:
         mask = np.zeros((len(rows), self.num_actions), dtype=bool)
         b = s.blocks
         done = phase_masks(rows, mask, b["ints"], b["seat_cards"], b["card_flags"], play._SUIT_OF, play._STRENGTH,
-                           self.play_options, self.poignee_options)  # fmt: skip
+                           self.play_options, self.announcement_options)  # fmt: skip
         if not done.all():  # the 5-player call, the poignée's trumps one by one
             left = np.flatnonzero(~done)
             for phase, idx in self._by_phase(s.phase[rows[left]]):

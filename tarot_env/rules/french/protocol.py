@@ -26,6 +26,7 @@ class Rules(Protocol):
     poignee_sizes: np.ndarray  # (3,) exact trumps of a simple, double, triple poignée
     play_options: np.ndarray  # the rule options the play phase reads (play.play_options)
     scoring_options: np.ndarray  # the rule options the scoring reads (scoring.scoring_options)
+    announcement_options: np.ndarray  # and the poignée's row function (announcements.announcement_options)
 
     def is_attack(self, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray: ...
 
