@@ -814,3 +814,71 @@ def test_hand_scores_checks_its_options():
         quattro_scartate_result(np.array([[0, 0]]), 4, tie="coin")
     with pytest.raises(ValueError, match="U14"):
         terziglio_poste(10, rounding="up")
+
+
+def test_hand_scores_refuses_piles_that_do_not_split_into_groups():
+    """A pile of 3 cards counted in pairs (whole points) is no whole number of groups: refused,
+    naming the row, never rounded; U18's odd card alone is a rule of pairs only."""
+    piles = np.zeros((2, 2, NUM_CARDS), dtype=bool)
+    piles[:, 0, :4] = True
+    piles[:, 1, 4:] = True
+    piles[1, 0, 4] = True  # row 1: 5 cards and 57
+    piles[1, 1, 4] = False
+    with pytest.raises(ValueError, match=r"row 1: piles of \[5, 57\] cards do not split into whole groups of 2"):
+        hand_scores(piles, [[1, 1], [1, 1]], [0, 0])
+    with pytest.raises(ValueError, match="U18"):
+        hand_scores(piles, [[1, 1], [1, 1]], [0, 0], group_size=3, half_points=True, odd_pile="odd_alone")
+
+
+@pytest.mark.parametrize("sides", [2, 3, 4, 6])
+def test_compiled_hand_score_equals_the_count_part_by_part(sides):
+    """The compiled hand score (``hand_score_rows``) gives, on random piles and random options,
+    what the batch functions give part by part: the piles after the cappotto counted in groups
+    (or half-groups), 6 for the last trick, cricche and sequences, the declarations (U7), the
+    cappotto bonus (U11)."""
+    from tarot_env.rules.bolognese.counting import odd_alone_half_points, pile_half_points, pile_points
+    from tarot_env.rules.bolognese.scoring import apply_cappotto
+
+    rng = np.random.default_rng(sides)
+    R = 300
+    group = 2 if sides == 2 else sides
+    for _ in range(4):
+        owner = rng.integers(sides, size=(R, NUM_CARDS))
+        owner[:, rng.permutation(NUM_CARDS)[: NUM_CARDS % group]] = -1  # out of play: the rest splits into groups
+        piles = owner[:, None, :] == np.arange(sides)[None, :, None]
+        tricks = rng.integers(0, 4, size=(R, sides)) * (rng.random((R, sides)) < 0.8)
+        tricks[np.arange(R), rng.integers(sides, size=R)] += 1  # somebody took a trick
+        last = np.array([rng.choice(np.flatnonzero(t)) for t in tricks])
+        decl = rng.integers(0, 90, size=(R, sides))
+        half = sides == 2 and bool(rng.integers(2))  # half-points: the pair count of Terziglio (U18)
+        odd_alone = half and sides == 2 and bool(rng.integers(2))
+        if not half:  # whole groups only: move cards until every pile splits
+            for r in range(R):
+                for s in range(sides - 1):
+                    while piles[r, s].sum() % group:
+                        c = rng.choice(np.flatnonzero(piles[r, s]))
+                        piles[r, s, c], piles[r, s + 1, c] = False, True
+        mori = str(rng.choice(["both", "grande", "mori", "best"]))
+        options = dict(
+            mori=mori, doubling=bool(rng.integers(2)), keep_capotted_declarations=bool(rng.integers(2)),
+            cappotto_bonus=int(rng.integers(0, 3)) * 25, half_points=half, odd_pile="odd_alone" if odd_alone else "exact",
+        )  # fmt: skip
+        hs = hand_scores(piles, tricks, last, decl, group_size=group, **options)
+        p, capotted = apply_cappotto(piles, tricks) if sides == 2 else (piles, tricks == 0)
+        flat = p.reshape(-1, NUM_CARDS)
+        scale = 2 if half else 1
+        if odd_alone:
+            cards = odd_alone_half_points(flat @ CARD_VALUE, flat.sum(axis=1))
+        else:
+            cards = pile_half_points(flat, group) if half else pile_points(flat, group)
+        np.testing.assert_array_equal(hs.cards, cards.reshape(R, sides))
+        np.testing.assert_array_equal(hs.last_trick, scale * 6 * (np.arange(sides)[None, :] == last[:, None]))
+        combos = combination_points(flat, mori=mori, doubling=options["doubling"]).reshape(R, sides)
+        np.testing.assert_array_equal(hs.combinations, scale * combos)
+        kept = decl if options["keep_capotted_declarations"] else np.where(capotted, 0, decl)
+        np.testing.assert_array_equal(hs.declarations, scale * kept)
+        bonus = scale * options["cappotto_bonus"] * capotted[:, ::-1] if sides == 2 else np.zeros((R, sides))
+        np.testing.assert_array_equal(hs.bonus, bonus)
+        np.testing.assert_array_equal(hs.total, hs.cards + hs.last_trick + hs.combinations + hs.declarations + hs.bonus)
+        np.testing.assert_array_equal(hs.capotted, capotted)
+        assert hs.scale == scale

@@ -8,6 +8,10 @@
 - The automatic Matto exchange (U20, U3): ``TarocchinoGame._auto_exchange`` picks, in every hand
   where it is due, the card a brute-force search of the rule picks (least cost to the giver,
   then least help to the receiver, then the lowest card id).
+- The declarations (§7): the compiled ``claims.declarations_rows`` (at PREPARE: each seat's
+  value, claim value and the cards shown) and ``claims.claim_values_at_deal_rows`` (the
+  windows before play) give what the batch functions ``combination_points`` and
+  ``combination_cards`` give for the same hands, options U5 and U6 drawn at random.
 - Dealing (``TarocchinoGame._place``): every card of a random pack lands in the hand, place and
   first-deal flag that its position in the pack and ``deal.deal_destinations`` give it.
 
@@ -24,13 +28,19 @@ from tarot_env.cards.bolognese import IS_SCARTINO, MATTO, NUM_CARDS
 from tarot_env.encoding import bolognese as enc_mod
 from tarot_env.encoding.bolognese import TarocchinoEncoder
 from tarot_env.rules.bolognese import engine
-from tarot_env.rules.bolognese.combinations import combination_points
+from tarot_env.rules.bolognese import game as game_mod
+from tarot_env.rules.bolognese.combinations import combination_cards, combination_points
 from tarot_env.rules.bolognese.config import TarocchinoConfig
 from tarot_env.rules.bolognese.counting import CARD_VALUE
 from tarot_env.rules.bolognese.deal import EXTRA, HAND, OUT, POZZO, SECOND
 from tarot_env.rules.bolognese.game import TarocchinoGame
+from tarot_env.rules.bolognese.games import GAMES as GAME_SPECS
 from tarot_env.rules.bolognese.state import (
+    CLAIM_DECL,
+    COMBO,
+    DEALER,
     DEALT_TO,
+    DECL,
     FIRST,
     HAND_OF,
     MATTO_SEAT,
@@ -39,6 +49,7 @@ from tarot_env.rules.bolognese.state import (
     PH_PREPARE,
     PH_SCORE,
     PHASE,
+    PICKUP_DECL,
     PILE_OF,
     PL_EXTRA,
     PL_HAND,
@@ -74,6 +85,9 @@ def _random_options(rng: np.random.Generator, game: str) -> dict:
     }
     if game != "mattazza":
         options["must_overtrump"] = bool(rng.integers(2))
+    if GAME_SPECS[game].declarations:
+        options["doubling"] = bool(rng.integers(2))
+        options["declarations"] = bool(rng.integers(4))  # mostly on: the values are what is checked
     return options
 
 
@@ -202,6 +216,74 @@ def test_automatic_matto_exchange_equals_a_brute_force_search(game, n):
     for seed in range(3):
         _play(game, n, 100 + seed, 32, lambda g, s: None, on_score)
     assert exchanges[0] >= 5  # the rule was exercised
+
+
+# ---------------------------------------------------------------------------- the declarations
+def _held(s, row: int, seat: int, place: int | None = PL_HAND, first: bool = False) -> np.ndarray:
+    held = s.cards[row, HAND_OF] == seat
+    if place is not None:
+        held &= s.cards[row, PLACE] == place
+    if first:
+        held &= s.cards[row, FIRST] == 1
+    return held
+
+
+@pytest.mark.parametrize(("game", "n"), GAMES, ids=GAME_IDS)
+def test_declaration_values_equal_the_batch_count_of_the_hands(game, n, monkeypatch):
+    """At PREPARE every seat's ``decl`` is the batch count of its hand (0 without declarations),
+    its ``claim_decl`` that of its first-deal cards in Millone (§11.6) and of its hand elsewhere,
+    and ``combo`` the union of every hand's combination cards; at the deal, the dealer's
+    ``pickup_decl`` and his right-hand neighbour's ``claim_decl`` are those of his first cards and
+    of that player's whole hand."""
+    seen = {"prepare": 0, "deal": 0}
+
+    def values(g, hands):
+        o = g.config.options
+        if not o.get("declarations", False):
+            return np.zeros(len(hands), dtype=np.int64)
+        return combination_points(np.array(hands), mori=g.config.mori, doubling=o.get("doubling", True))
+
+    def checked_prepare(seat_ints, cards, rows, opts):
+        prepare(seat_ints, cards, rows, opts)
+        g, s = current["g"], current["s"]
+        for r in rows.tolist():
+            hands = [_held(s, r, p) for p in range(n)]
+            np.testing.assert_array_equal(s.seat_ints[r, :, DECL], values(g, hands))
+            claim = [_held(s, r, p, first=True) for p in range(n)] if g.spec.second_deal else hands
+            np.testing.assert_array_equal(s.seat_ints[r, :, CLAIM_DECL], values(g, claim))
+            shown = combination_cards(np.array(hands), mori=g.config.mori, doubling=g.config.options.get("doubling", True)).any(axis=0)
+            np.testing.assert_array_equal(s.cards[r, COMBO] == 1, shown)
+            seen["prepare"] += 1
+
+    def checked_deal(ints, seat_ints, cards, rows, opts):
+        before = seat_ints.copy()
+        at_deal(ints, seat_ints, cards, rows, opts)
+        g, s = current["g"], current["s"]
+        if not g.spec.claims:
+            np.testing.assert_array_equal(seat_ints, before)
+            return
+        for r in rows.tolist():
+            d = int(s.ints[r, DEALER])
+            opp = (d + 1) % n
+            assert s.ints[r, PICKUP_DECL] == values(g, [_held(s, r, d)])[0]
+            assert s.seat_ints[r, opp, CLAIM_DECL] == values(g, [_held(s, r, opp, place=None)])[0]
+            seen["deal"] += 1
+
+    prepare, at_deal = game_mod.declarations_rows, game_mod.claim_values_at_deal_rows
+    monkeypatch.setattr(game_mod, "declarations_rows", checked_prepare)
+    monkeypatch.setattr(game_mod, "claim_values_at_deal_rows", checked_deal)
+    current = {}
+    real_init = TarocchinoGame.new_state
+
+    def new_state(self, batch):
+        current["g"], current["s"] = self, real_init(self, batch)
+        return current["s"]
+
+    monkeypatch.setattr(TarocchinoGame, "new_state", new_state)
+    for seed in range(3):
+        _play(game, n, 200 + seed, 24, lambda g, s: None)
+    assert seen["prepare"] >= 24
+    assert seen["deal"] >= (24 if GAME_SPECS[game].claims else 0)
 
 
 # ---------------------------------------------------------------------------- dealing

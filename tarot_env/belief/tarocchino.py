@@ -405,7 +405,8 @@ def _determinize(
         for p in others:  # a seat that declared keeps the value it declared (its whole hand's, §7)
             st.seat_ints[:, p, DECL] = declared[p] if declared[p] > 0 else decl[:, p]
             st.seat_ints[:, p, CLAIM_DECL] = declared[p] if declared[p] > 0 and not game.spec.second_deal else claim[:, p]
-        st.cards[:, COMBO] = combination_cards(flat, mori=game.config.mori).reshape(K, n, NUM_CARDS).any(axis=1)
+        doubling = game.config.options.get("doubling", True)  # the cards of the combinations the value counted (U5, U6)
+        st.cards[:, COMBO] = combination_cards(flat, mori=game.config.mori, doubling=doubling).reshape(K, n, NUM_CARDS).any(axis=1)
     else:  # before PREPARE: no declaration values yet but the claim values of the deal (_claim_values_at_deal)
         st.cards[:, COMBO] = 0
         opp = (d + 1) % n

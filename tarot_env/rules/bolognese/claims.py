@@ -14,16 +14,22 @@
 - **The answer** (:func:`_claim`): a claim ends the game, won at or past the target and lost
   below it. Where play goes after ``no_claim`` is the router's (:mod:`.engine`).
 
-What a declaration is worth (§6, §7) is computed in NumPy once the hands are final
-(:mod:`.game`, :mod:`.combinations`): the kernels read the values (``decl``, ``claim_decl``,
-``pickup_decl``). Each function works on one row ``b`` of the state's blocks (:mod:`.state`),
-compiled by numba when it is on.
+What a declaration is worth (§6, §7, :func:`_declaration_value`) is counted by the combinations'
+row functions (:mod:`.combinations`) twice a hand, over the rows that reach that point:
+:func:`claim_values_at_deal_rows` after the deal (the windows before play) and
+:func:`declarations_rows` once the hands are final (each seat's declaration, its claim value and
+the cards it would show); the windows and the declaration then read the values (``decl``,
+``claim_decl``, ``pickup_decl``, ``combo``). Each function works on one row ``b`` of the
+state's blocks (:mod:`.state`), compiled by numba when it is on.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from tarot_env._jit import njit
 from tarot_env.cards.bolognese import NUM_CARDS
+from tarot_env.rules.bolognese.combinations import SEQUENCE_FAMILIES, combination_cards_row, combination_points_row
 from tarot_env.rules.bolognese.scoring import quindici_q
 from tarot_env.rules.bolognese.seats import _side
 from tarot_env.rules.bolognese.state import (
@@ -38,17 +44,21 @@ from tarot_env.rules.bolognese.state import (
     DEALER,
     DECL,
     DECLARED,
+    FIRST,
     GAME_WINNER,
     HAND_OF,
     O_CLAIM_RAW_SUM,
     O_CLAIMS,
     O_DEALER_AGAIN,
     O_DECLARATIONS,
+    O_DECLARED_DOUBLED,
+    O_MORI,
     O_N,
     O_OPP_CLAIM_EARLY,
     O_PARTNER_NEEDS_OWN,
     O_PRIMO_PARTNER_ADDS,
     O_ROUNDED,
+    O_SECOND_DEAL,
     O_TARGET,
     O_WRONG_LOSES,
     PH_CLAIM,
@@ -57,6 +67,8 @@ from tarot_env.rules.bolognese.state import (
     PH_SCORE,
     PHASE,
     PICKUP_DECL,
+    PL_HAND,
+    PLACE,
     PRIMO,
     RAW_TOTAL,
     RESULT,
@@ -185,3 +197,72 @@ def _declare_py(ints, seat_ints, cards, b, a):
 
 
 _declare = njit(_declare_py, inline=True) or _declare_py
+
+
+# ====================================================================== what a declaration is worth
+def _declaration_value_py(cards, b, seat, place, first_only, opts, m, L, L2):
+    """The value of declaring ``seat``'s cards at row ``b`` (§7): their cricche and sequences as
+    §6 counts them, with U5 (``mori``) and U6 (declarations doubled or not); 0 in a game
+    without declarations (nothing can then serve a claim either). The cards: those ``seat``
+    holds, only in ``place`` unless it is -1, only first-deal ones with ``first_only`` (§11.6);
+    they are left in ``m`` (62,) bool. ``L``, ``L2``: (7,) int64 scratch."""
+    for c in range(NUM_CARDS):
+        m[c] = cards[b, HAND_OF, c] == seat and (place < 0 or cards[b, PLACE, c] == place) and (not first_only or cards[b, FIRST, c] == 1)
+    if opts[O_DECLARATIONS] == 0:
+        return 0
+    return combination_points_row(m, opts[O_MORI], opts[O_DECLARED_DOUBLED] == 1, L, L2)
+
+
+_declaration_value = njit(_declaration_value_py, inline=True) or _declaration_value_py
+
+
+def claim_values_at_deal_rows_py(ints, seat_ints, cards, rows, opts):
+    """The declaration values of the claim windows before play, at the deal (§8.4.1, §11.3,
+    U21): the dealer's first cards (before his pickup), and the whole hand of the player on his
+    right (the opponent of the two-player games, whose window may open right after the pickup)."""
+    if opts[O_CLAIMS] == 0:  # no target, no claims
+        return
+    n = opts[O_N]
+    m = np.zeros(NUM_CARDS, dtype=np.bool_)
+    L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+    L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        d = ints[b, DEALER]
+        ints[b, PICKUP_DECL] = _declaration_value(cards, b, d, PL_HAND, False, opts, m, L, L2)
+        opp = (d + 1) % n
+        seat_ints[b, opp, CLAIM_DECL] = _declaration_value(cards, b, opp, -1, False, opts, m, L, L2)
+
+
+claim_values_at_deal_rows = njit(claim_values_at_deal_rows_py) or claim_values_at_deal_rows_py
+
+
+def declarations_rows_py(seat_ints, cards, rows, opts):
+    """The hands are final (PREPARE): each seat's declaration value (``decl``, §7), the value his
+    claim may use (``claim_decl``: the same, or Millone's first-deal cards only, §11.6) and the
+    cards of the combinations a declaration shows (``combo``, every seat's). Compiled: its
+    NumPy version cost ~0.18 ms of a vector step at 4,096 tables, on the calling thread."""
+    m = np.zeros(NUM_CARDS, dtype=np.bool_)
+    shown = np.zeros(NUM_CARDS, dtype=np.bool_)
+    L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+    L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+    mori, doubled = opts[O_MORI], opts[O_DECLARED_DOUBLED] == 1
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        for c in range(NUM_CARDS):
+            cards[b, COMBO, c] = 0
+        for p in range(opts[O_N]):
+            if opts[O_SECOND_DEAL] == 1:
+                seat_ints[b, p, CLAIM_DECL] = _declaration_value(cards, b, p, PL_HAND, True, opts, m, L, L2)
+            value = _declaration_value(cards, b, p, PL_HAND, False, opts, m, L, L2)
+            seat_ints[b, p, DECL] = value
+            if opts[O_SECOND_DEAL] == 0:
+                seat_ints[b, p, CLAIM_DECL] = value
+            shown[:] = False
+            combination_cards_row(m, mori, doubled, L, L2, shown)
+            for c in range(NUM_CARDS):
+                if shown[c]:
+                    cards[b, COMBO, c] = 1
+
+
+declarations_rows = njit(declarations_rows_py) or declarations_rows_py

@@ -111,6 +111,11 @@ SUIT_FIGURES = np.array([[suit_card(rank, s) for rank in ("Q", "N", "J")] for s 
 ACES = np.flatnonzero(IS_ACE)
 MORI_IDS = np.flatnonzero(IS_MORO)
 MORI_OPTIONS = ("both", "grande", "mori", "best")
+#: The cards of some combination family (§6.1, §6.3); one outside them (each suit's 6 to 10)
+#: never changes a set's cricche or sequences, whatever else the set holds.
+IN_COMBINATION = np.zeros(NUM_CARDS, dtype=bool)
+for _family in (CRICCA_CARDS.ravel(), SUIT_RE, SUIT_FIGURES.ravel(), ACES, MORI_IDS, GRANDE_HEAD, [ANGELO], SCAVEZZO, CONTATORI):
+    IN_COMBINATION[np.asarray(_family)] = True
 _TRUMP_RANK = np.where(IS_TRUMP, BOLOGNESE_DECK.rank, -1).astype(np.int64)  # the Matto is no ranked trump
 
 
@@ -519,7 +524,11 @@ def combination_cards(sets: np.ndarray, *, mori: str = "both", doubling: bool = 
     return _out(out, single)
 
 
-def _cards_row_py(m, mori_code, doubling, L, L2, out):
+def combination_cards_row_py(m, mori_code, doubling, L, L2, out):
+    """:func:`combination_cards` of one set ``m`` (62,) bool into ``out`` (62,) bool, which the
+    caller zeroes (only the combinations' cards are written); ``L``, ``L2`` as in
+    :func:`combination_points_row`. The one implementation: the batch function loops over it,
+    and the declarations made from a hand (:mod:`.claims`) call it row by row."""
     _best_lengths_row(m, mori_code, doubling, L, L2)
     for f in range(CRICCA_CARDS.shape[0]):
         k = 0
@@ -577,14 +586,14 @@ def _cards_row_py(m, mori_code, doubling, L, L2, out):
             out[c] = m[c]
 
 
-_cards_row = njit(_cards_row_py) or _cards_row_py
+combination_cards_row = njit(combination_cards_row_py) or combination_cards_row_py
 
 
 def _cards_rows_py(m, mori_code, doubling, out):
     L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
     L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
     for r in range(m.shape[0]):
-        _cards_row(m[r], mori_code, doubling, L, L2, out[r])
+        combination_cards_row(m[r], mori_code, doubling, L, L2, out[r])
 
 
 _cards_rows = njit(_cards_rows_py) or _cards_rows_py

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from tarot_env.rules.bolognese.combinations import MORI_CODE
 from tarot_env.rules.bolognese.games import GAMES, GameSpec, game_spec
 from tarot_env.rules.bolognese.state import DISCARDER_CODES, OPTION_NAMES, SIDES_CODES
 
@@ -323,5 +324,7 @@ class TarocchinoConfig:
             "O_SECOND_DEAL": int(spec.second_deal),
             "O_DISCARDS": spec.discards,
             "O_DISCARDER": DISCARDER_CODES[spec.discarder],
+            "O_MORI": MORI_CODE[self.mori],
+            "O_DECLARED_DOUBLED": int(get("doubling", True)),
         }
         return np.array([values[name] for name in OPTION_NAMES], dtype=np.int64)

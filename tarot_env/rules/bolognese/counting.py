@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tarot_env._jit import njit
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
 
 #: v of each card id (§3.1), as int64 for matrix products with card masks.
@@ -47,6 +48,30 @@ LAST_TRICK_BONUS = 6
 PAIR_COUNT_TOTAL = DECK_VALUE - NUM_CARDS // 2
 #: Everything a hand's cards are worth in pairs, last trick included: 87 + 6 = 93 (§16 TV3).
 HAND_CARD_TOTAL = PAIR_COUNT_TOTAL + LAST_TRICK_BONUS
+
+
+def groups_points(value_sum, cards, group_size):
+    """Σ v − N + N/group_size: the count of a pile of ``cards`` cards worth ``value_sum`` in groups
+    (§3.2), unchecked. The one statement of the count, on ints (the compiled hand score,
+    :func:`.scoring.hand_score_rows`) and on arrays (:func:`pile_points`)."""
+    return value_sum - cards + cards // group_size
+
+
+def groups_half_points(value_sum, cards, group_size):
+    """2·(Σ v − N) + 2N/group_size: the same count in half-points, exact for a pile that leaves
+    part of a group over (U18), unchecked (:func:`pile_half_points`)."""
+    return 2 * (value_sum - cards) + (2 * cards) // group_size
+
+
+def odd_alone_half_points(value_sum, cards):
+    """U18's alternative, in half-points: pairs, the odd card counted alone at its value,
+    2·(Σ v − ⌊N/2⌋) (the two sides of a Terziglio hand then total 88)."""
+    return 2 * (value_sum - cards // 2)
+
+
+_groups_points = njit(groups_points, inline=True) or groups_points
+_groups_half_points = njit(groups_half_points, inline=True) or groups_half_points
+_odd_alone_half_points = njit(odd_alone_half_points, inline=True) or odd_alone_half_points
 
 
 def _masks(piles: np.ndarray) -> np.ndarray:
@@ -82,7 +107,7 @@ def pile_points(piles: np.ndarray, group_size: int | np.ndarray = 2) -> np.ndarr
             f"piles of {n.tolist()} cards do not split into groups of {g.tolist()}: count them in half-points "
             "with pile_half_points (docs/rules/tarocchino.md U18), or make the Matto exchange first (§4.5)"
         )
-    return piles @ CARD_VALUE - n + n // g
+    return groups_points(piles @ CARD_VALUE, n, g)
 
 
 def pile_half_points(piles: np.ndarray, group_size: int | np.ndarray = 2) -> np.ndarray:
@@ -101,7 +126,7 @@ def pile_half_points(piles: np.ndarray, group_size: int | np.ndarray = 2) -> np.
     n = np.count_nonzero(piles, axis=-1)
     if np.any((2 * n) % g):
         raise ValueError(f"piles of {n.tolist()} cards are not a whole number of half-groups of {g.tolist()}")
-    return 2 * (piles @ CARD_VALUE - n) + (2 * n) // g
+    return groups_half_points(piles @ CARD_VALUE, n, g)
 
 
 def card_points(piles: np.ndarray, won_last_trick: np.ndarray, group_size: int | np.ndarray = 2) -> np.ndarray:

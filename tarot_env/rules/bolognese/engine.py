@@ -25,7 +25,7 @@ callers (``inline=True``), so that a step compiles to the code one module would 
 
 What needs whole-hand arithmetic, and runs once or twice a hand, stays in NumPy in
 :mod:`.game`: the values of declarations (§7, from :mod:`.combinations`), the end-of-hand
-scores (:mod:`.scoring`) and the automatic Matto exchange (U20, :func:`.matto.auto_exchange`).
+scores (:mod:`.scoring`) and the automatic Matto exchange (U20, :func:`.matto.auto_exchange_rows`).
 The kernel hands those over by stopping a row in the phases ``PREPARE`` (hands are final:
 value the declarations) and ``SCORE`` (the hand is over).
 

@@ -7,10 +7,10 @@ runs once a hand in NumPy, from the tested building blocks:
 - dealing (:mod:`.deal`): random packs or fixed deals, the dealer's last 2 cards, the Pozzo,
   Millone's second deal, the cards out of play;
 - ``PREPARE`` (hands final, before the first card): the value of each player's declaration
-  and the cards it would show (:mod:`.combinations`, §7), and what each may use to claim
-  (§8.4; Millone: first-deal cards only, §11.6);
+  and the cards it would show (§7), and what each may use to claim (§8.4; Millone: first-deal
+  cards only, §11.6), by :func:`.claims.declarations_rows`;
 - ``SCORE`` (the hand is over): the automatic Matto exchange (§4.5, U3, U20; on the final
-  piles, U25: :func:`.matto.auto_exchange`), the hand's scores (:mod:`.scoring`; a claimed
+  piles, U25: :func:`.matto.auto_exchange_rows`), the hand's scores (:mod:`.scoring`; a claimed
   hand: the declarations made, U27), and in a match the running totals, the end of the game
   and the next deal.
 
@@ -28,17 +28,17 @@ import numpy as np
 from tarot_env._jit import njit
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese import engine
-from tarot_env.rules.bolognese.combinations import combination_cards
+from tarot_env.rules.bolognese.claims import claim_values_at_deal_rows, declarations_rows
 from tarot_env.rules.bolognese.config import TarocchinoConfig
 from tarot_env.rules.bolognese.deal import EXTRA, HAND, OUT, POZZO, SECOND, deal_destinations, format_deal, parse_deal
-from tarot_env.rules.bolognese.matto import auto_exchange
+from tarot_env.rules.bolognese.matto import auto_exchange_rows
 from tarot_env.rules.bolognese.scoring import (
     DRAW,
     PLAY_ON,
     TERZIGLIO_CONTRACTS,
+    checked_hand_scores,
     declaration_points,
     game_result,
-    hand_scores,
     mattazza_hand,
     mattazza_standing,
     quattro_scartate_result,
@@ -51,11 +51,9 @@ from tarot_env.rules.bolognese.state import (
     CLAIM_DECL,
     CLAIM_SEAT,
     CLAIM_VALUE,
-    COMBO,
     CONTRACT,
     DEALER,
     DEALT_TO,
-    DECL,
     DECLARED,
     FIRST,
     GAME_WINNER,
@@ -66,7 +64,7 @@ from tarot_env.rules.bolognese.state import (
     MATCH_OVER,
     N_ACTIVE,
     NUM_ACTIONS,
-    O_CLAIMS,
+    O_MORI,
     PENALTY,
     PH_DONE,
     PH_PREPARE,
@@ -323,17 +321,9 @@ class TarocchinoGame:
         return self.start_deals(state, rows, dealers, packs, deals=deals)
 
     def _claim_values_at_deal(self, state: TarocchinoState, rows: np.ndarray) -> None:
-        """The declaration values of the claim windows before play (§8.4.1, §11.3, U21)."""
-        if not self.opts[O_CLAIMS]:  # no target, no claims
-            return
-        cards = state.cards
-        d = state.ints[rows, DEALER]
-        mine = (cards[rows, HAND_OF] == d[:, None]) & (cards[rows, PLACE] == PL_HAND)  # his first cards only
-        opp = (d + 1) % self.num_players
-        theirs = cards[rows, HAND_OF] == opp[:, None]
-        values = self.declaration_values(np.concatenate([mine, theirs]))
-        state.ints[rows, PICKUP_DECL] = values[: len(rows)]
-        state.seat_ints[rows, opp, CLAIM_DECL] = values[len(rows) :]
+        """The declaration values of the claim windows before play (§8.4.1, §11.3, U21):
+        :func:`.claims.claim_values_at_deal_rows`."""
+        claim_values_at_deal_rows(state.ints, state.seat_ints, state.cards, rows, self.opts)
 
     def declaration_values(self, hands: np.ndarray) -> np.ndarray:
         """The value of declaring each hand (§7): combinations valued as in §6, U5 and U6.
@@ -378,20 +368,9 @@ class TarocchinoGame:
 
     def _prepare(self, state: TarocchinoState, rows: np.ndarray) -> None:
         """Hands are final: each seat's declaration value, its claim value, the cards a
-        declaration shows; then the first trick."""
+        declaration shows (:func:`.claims.declarations_rows`); then the first trick."""
         ints, seat_ints, cards, _, legal = state.blocks
-        n = self.num_players
-        hands = (cards[rows, HAND_OF][:, None, :] == np.arange(n)[None, :, None]) & (cards[rows, PLACE] == PL_HAND)[:, None, :]
-        flat = hands.reshape(-1, NUM_CARDS)
-        values = self.declaration_values(flat).reshape(len(rows), n)  # 0 everywhere with declarations=False
-        seat_ints[rows, :, DECL] = values
-        if self.spec.second_deal:  # §11.6: only first-deal cards serve a claim
-            first = flat & (cards[rows, FIRST].astype(bool)[:, None, :].repeat(n, axis=1).reshape(-1, NUM_CARDS))
-            seat_ints[rows, :, CLAIM_DECL] = self.declaration_values(first).reshape(len(rows), n)
-        else:
-            seat_ints[rows, :, CLAIM_DECL] = values
-        shown = combination_cards(flat, mori=self._mori).reshape(len(rows), n, NUM_CARDS).any(axis=1)
-        cards[rows, COMBO] = shown
+        declarations_rows(seat_ints, cards, rows, self.opts)
         engine.start_plays(ints, seat_ints, cards, legal, rows, self.opts)
 
     # ------------------------------------------------------------------ the end of a hand
@@ -512,8 +491,8 @@ class TarocchinoGame:
         return piles, tricks, decl
 
     def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray) -> None:
-        """The automatic Matto exchange of the played hands ``rows`` (§4.5, U3, U20): :func:`.matto.auto_exchange`."""
-        auto_exchange(self, state, rows)
+        """The automatic Matto exchange of the played hands ``rows`` (§4.5, U3, U20): :func:`.matto.auto_exchange_rows`."""
+        auto_exchange_rows(state.ints, state.cards, np.asarray(rows, dtype=np.int64), self.opts)
 
     def _hand_points(self, state: TarocchinoState, rows: np.ndarray, infos: list[dict[str, Any]]) -> np.ndarray:
         """(R, N) each seat's score for the played hands (see docs/tarocchino.md for each game)."""
@@ -543,10 +522,10 @@ class TarocchinoGame:
                     soloist_won=bool(res.soloist_won[i]), winner_points=int(res.winner_points[i]), poste=int(res.poste[i]),
                 )  # fmt: skip
             return res.settlement
-        if self.two_sides:  # §8.3, §11.7, §12.4: each side counts its pile
-            hs = hand_scores(
-                piles, tricks, last, decl, num_tricks=self.spec.tricks,
-                keep_capotted_declarations=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"], **common,
+        if self.two_sides:  # §8.3, §11.7, §12.4: each side counts its pile (the state's arrays need no checks)
+            hs = checked_hand_scores(
+                piles, tricks, last, decl, 2, False, False, self.opts[O_MORI], True,
+                o["keep_capotted_declarations"], o["cappotto_bonus"],
             )  # fmt: skip
             side_scores = hs.total
             for info, parts in zip(infos, _breakdowns(hs)):

@@ -298,6 +298,8 @@ OPTION_FIELDS = (
     ("second_deal", "1: Millone's second deal (§11.5)"),
     ("discards", "the cards of the hand's discard (§5.3, §10.3, §11.5, §12.2)"),
     ("discarder", "who makes it (DS_*, GameSpec.discarder)"),
+    ("mori", "U5: where a Moro counts (combinations.MORI_CODE)"),
+    ("declared_doubled", "U6: 1 when declarations double like the end-of-hand count (the option doubling)"),
 )
 OPTION_NAMES = tuple(f"O_{name.upper()}" for name, _ in OPTION_FIELDS)
 (
@@ -305,7 +307,7 @@ OPTION_NAMES = tuple(f"O_{name.upper()}" for name, _ in OPTION_FIELDS)
     O_DECLARATIONS, O_MUST_OVERTRUMP, O_MATTO_LEAD, O_GIFT_ANY, O_MATTO_LAST_LOST, O_MATTO_IS_TRUMP,
     O_EXCHANGE_CHOOSE, O_FIRST_LEAD_SOLOIST, O_OPP_CLAIM_EARLY, O_DEALER_DISCARDS_FIRST, O_CLAIM_RAW_SUM,
     O_SIDES, O_AUCTION, O_OPP_AFTER_PICKUP, O_PRIMO_PARTNER_ADDS, O_ROUNDED, O_FIRST_DISCARDS,
-    O_SECOND_DEAL, O_DISCARDS, O_DISCARDER,
+    O_SECOND_DEAL, O_DISCARDS, O_DISCARDER, O_MORI, O_DECLARED_DOUBLED,
 ) = range(len(OPTION_NAMES))  # fmt: skip
 
 
