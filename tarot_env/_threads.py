@@ -7,7 +7,8 @@ twice from one source (:func:`tarot_env._jit.njit`): a plain loop, and numba's p
 (``prange``), whose iterations numba shares among its threads with no GIL and no copy of the
 state. A vector env made with ``num_threads=K > 1`` calls the parallel variants with numba's
 thread count set to K for the call (:class:`KernelThreads`); the rest of a step (the NumPy
-phases, the small serial kernels of the French scoring, dealing, chien, poignées and masks) stays on
+phases, the small serial kernels of the French scoring, dealing, chien, poignées and masks, and of
+the Tarocchino placement, side piles, declarations, Matto exchange and hand score) stays on
 the calling thread, in row order, and whatever draws random numbers with it. So results are
 identical for every K (``tests/test_threads.py``).
 
