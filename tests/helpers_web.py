@@ -69,3 +69,12 @@ def receive_until(ws: Any, pred: Any, log: list[dict[str, Any]] | None = None, l
 def app_for(tmp_path: Path, name: str = "room.sqlite", tick: float = 0.005) -> Any:
     """The app over a room whose robots play at once, its database and records under ``tmp_path``."""
     return create_app(str(tmp_path / name), room=Room(robot_delay=0.0, pause=0.0), records_dir=tmp_path / "records", tick=tick)
+
+
+def open_table(ws: Any, env: str, players: int, robot: str) -> None:
+    """Create a table and seat a ``robot`` in every other seat, waiting for each."""
+    ws.send_text(json.dumps({"type": "create", "env": env, "players": players}))
+    receive_until(ws, lambda m: m["type"] == "table")
+    for p in range(1, players):
+        ws.send_text(json.dumps({"type": "robot", "seat": p, "robot": robot}))
+        receive_until(ws, lambda m, p=p: m["type"] == "table" and m["table"]["seats"][p]["kind"] == "robot")

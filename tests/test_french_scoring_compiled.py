@@ -92,7 +92,9 @@ def test_compiled_scoring_agrees_with_the_numpy_scoring(n: int, options: dict) -
     vary(g, s, rows[: len(rows) // 2 * 2 : 2], rng)  # every other row as played, the others varied
     expected = s.copy()
     oracle.score_deal(g, expected, rows)
-    s.blocks["seat_ints"][rows, 3] = 12345  # the scores are written, not left over
+    for name in FIELDS:  # every field poisoned first: one the scoring leaves unwritten is caught
+        field = getattr(s, name)
+        field[rows] = ~getattr(expected, name)[rows] if field.dtype == bool else 12345
     scoring.score_deal(g, s, rows)
     for name in FIELDS:
         np.testing.assert_array_equal(getattr(s, name)[rows], getattr(expected, name)[rows], err_msg=name)

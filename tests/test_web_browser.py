@@ -127,8 +127,15 @@ def wait(pred: Callable[[], Any], timeout: float = 30.0, what: str = "condition"
 
 
 def text(d: webdriver.Chrome, css: str) -> str:
-    els = d.find_elements(By.CSS_SELECTOR, css)
-    return els[0].text if els else ""
+    """The text of the first element matching ``css`` ("" for none), read again when the page
+    re-rendered it between finding and reading (a table message may arrive at any time)."""
+    for _ in range(50):
+        try:
+            els = d.find_elements(By.CSS_SELECTOR, css)
+            return els[0].text if els else ""
+        except StaleElementReferenceException:
+            time.sleep(0.02)
+    raise AssertionError(f"{css} was re-rendered 50 times in a row")
 
 
 def click(d: webdriver.Chrome, css: str, timeout: float = 20.0) -> None:

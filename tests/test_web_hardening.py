@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers_web import app_for, hello, people, receive_until
+from helpers_web import app_for, hello, open_table, people, receive_until
 from starlette.testclient import TestClient
 
 import tarot_env
@@ -147,11 +147,7 @@ def test_the_rooms_clock_survives_an_error_and_goes_on(tmp_path: Path) -> None:
     with TestClient(app) as client:
         with client.websocket_connect("/ws") as ws:
             hello(ws, "Ann")
-            ws.send_text(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 3}))
-            receive_until(ws, lambda m: m["type"] == "table")
-            for p in (1, 2):
-                ws.send_text(json.dumps({"type": "robot", "seat": p, "robot": "random"}))
-                receive_until(ws, lambda m, p=p: m["type"] == "table" and m["table"]["seats"][p]["kind"] == "robot")
+            open_table(ws, "french_tarot_v0", 3, "random")
             ws.send_text(json.dumps({"type": "start"}))
             receive_until(ws, lambda m: m["type"] == "table" and m["table"]["state"] == "playing")
         # Ann has gone: the clock plays her seat and the robots' to the end of the deal

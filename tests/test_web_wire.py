@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers_web import app_for, hello, receive_until
+from helpers_web import app_for, hello, open_table, receive_until
 from starlette.testclient import TestClient
 
 import tarot_env
@@ -25,15 +25,6 @@ VOLATILE = ("time_left", "next_deal_in", "invite", "id")
 
 def is_table(m: dict[str, Any]) -> bool:
     return m["type"] == "table"
-
-
-def open_table(ws: Any, env: str, players: int, robot: str) -> None:
-    """Create a table and seat a ``robot`` in every other seat, waiting for each."""
-    ws.send_text(json.dumps({"type": "create", "env": env, "players": players}))
-    receive_until(ws, is_table)
-    for p in range(1, players):
-        ws.send_text(json.dumps({"type": "robot", "seat": p, "robot": robot}))
-        receive_until(ws, lambda m, p=p: is_table(m) and m["table"]["seats"][p]["kind"] == "robot")
 
 
 def play_until_over(ws: Any, choose: Any) -> dict[str, Any]:
@@ -255,13 +246,17 @@ def test_spectator_of_a_tarocchino_game_sees_no_hand(tmp_path: Path, env: str) -
 
 
 def test_the_welcome_gives_the_page_its_menus_from_the_rules_and_the_room(tmp_path: Path) -> None:
-    from tarot_env.envs.env_docs import player_counts
-    from tarot_env.web.room import LIMITS, ROBOTS
-
     with TestClient(app_for(tmp_path)) as client, client.websocket_connect("/ws") as ws:
         welcome = hello(ws, "Ann")
-    assert welcome["games"] == {env_id: list(player_counts(env_id)) for env_id in tarot_env.ENV_IDS}
-    assert welcome["robots"] == list(ROBOTS)
-    assert welcome["limits"]["deals"] == [LIMITS["deals"][1], LIMITS["deals"][2]] and "chips" not in welcome["limits"]
-    page = (Path(create_app.__code__.co_filename).parent / "static" / "table.js").read_text()
-    assert "mattazza_v0: [" not in page and '"pretrained", "pimc"]' not in page  # the page keeps no copy
+    assert list(welcome["games"]) == list(tarot_env.ENV_IDS)  # the package's order, French Tarot first
+    assert welcome["games"]["french_tarot_v0"] == [3, 4, 5]
+    assert welcome["games"]["mattazza_v0"] == [3, 4, 5, 6]
+    assert welcome["games"]["millone_v0"] == [2] and welcome["games"]["ottocento_v0"] == [4]
+    assert welcome["titles"]["french_tarot_v0"] == "French Tarot" and welcome["titles"]["quattro_scartate_v0"] == "Quattro Scartate"
+    assert welcome["robots"] == ["rules", "random", "pretrained", "pimc"]
+    assert welcome["limits"]["deals"] == [1, 20] and "chips" not in welcome["limits"]
+    static = Path(create_app.__code__.co_filename).parent / "static"
+    page = (static / "table.js").read_text() + (static / "index.html").read_text()
+    # the page keeps no copy (French Tarot's id names its card notation, and its rules are on the page)
+    copies = [*tarot_env.ENV_IDS[1:], *list(welcome["titles"].values())[1:], *(f'"{robot}"' for robot in welcome["robots"])]
+    assert [name for name in copies if name in page] == []

@@ -135,12 +135,15 @@ def check_message(text: str | bytes) -> dict[str, Any]:
 
 
 def _room_facts() -> dict[str, Any]:
-    """What the page's menus offer, from the rules and the room (the page keeps no copy): each game's
-    player counts, the robots, and the numeric settings' limits."""
+    """What the page's menus offer, from the rules and the room (the page keeps no copy): the
+    games (in the package's order) with their titles and player counts, the robots, and the
+    numeric settings' limits."""
+    from tarot_env.cli.play import title
     from tarot_env.envs.env_docs import player_counts
 
     return {
         "games": {env_id: list(player_counts(env_id)) for env_id in tarot_env.ENV_IDS},
+        "titles": {env_id: title(env_id) for env_id in tarot_env.ENV_IDS},
         "robots": list(ROBOTS),
         "limits": {key: [low, high] for key, (_, low, high) in LIMITS.items() if low is not None},
     }

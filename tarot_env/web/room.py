@@ -36,7 +36,9 @@ import tarot_env
 from tarot_env.cli import views as cli_views
 from tarot_env.cli.play import agent_move, make_agents, refusal, rule_agent, title
 from tarot_env.errors import IllegalActionError
+from tarot_env.rules.bolognese.state import Result as TarocchinoResult
 from tarot_env.rules.french import teams
+from tarot_env.rules.french.state import Result as FrenchResult
 from tarot_env.web import chips as chip_rules
 from tarot_env.web import leaderboard
 from tarot_env.web.views import current_seat, deal_view, dealer_seat, result_view
@@ -103,10 +105,15 @@ def check_settings(changes: Any) -> dict[str, Any]:
     return out
 
 
-#: how a deal ends with no card played, in the env's ``infos["result"]``: all passed or a petit sec
-#: (French Tarot), all passed in Terziglio ("thrown_in"). The room deals again; it is not one of the
-#: game's deals (the Tarocchino rules count only played hands, rules/bolognese/game.py _after_hands).
-NOT_PLAYED = ("all_passed", "petit_sec", "thrown_in")
+#: how a deal ends with no card played, in the env's ``infos["result"]`` (the rules' result codes'
+#: names): all passed or a petit sec (French Tarot), all passed in Terziglio (thrown in). The room
+#: deals again; it is not one of the game's deals (the Tarocchino rules count only played hands,
+#: rules/bolognese/game.py _after_hands).
+NOT_PLAYED = (
+    FrenchResult.name(FrenchResult.ALL_PASSED),
+    FrenchResult.name(FrenchResult.PETIT_SEC),
+    TarocchinoResult.name(TarocchinoResult.THROWN_IN),
+)
 
 
 def check_game(env_id: Any, num_players: Any) -> None:
@@ -528,10 +535,9 @@ class Table:
         winners = [] if cancelled else self.winners()
         paying = any(self.stakes)
         forfeited = [p for p, s in enumerate(self.seats) if s.abandoned]
-        one_deal = self._one_deal()
         if not paying or cancelled or not official:  # no stakes, annulled, or voided by a shared address: stakes back
             payout = chip_rules.refund(self.stakes)
-        elif one_deal is not None:
+        elif (one_deal := self._one_deal()) is not None:
             payout = chip_rules.one_deal_pot(self.stakes, *one_deal)
         else:
             payout = chip_rules.split_pot(self.stakes, winners)

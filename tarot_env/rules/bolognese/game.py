@@ -524,8 +524,8 @@ class TarocchinoGame:
             return res.settlement
         if self.two_sides:  # §8.3, §11.7, §12.4: each side counts its pile (the state's arrays need no checks)
             hs = checked_hand_scores(
-                piles, tricks, last, decl, 2, False, False, self.opts[O_MORI], True,
-                o["keep_capotted_declarations"], o["cappotto_bonus"],
+                piles, tricks, last, decl, group_size=2, half_points=False, odd_alone=False, mori_code=self.opts[O_MORI],
+                doubling=True, keep_capotted=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"],
             )  # fmt: skip
             side_scores = hs.total
             for info, parts in zip(infos, _breakdowns(hs)):

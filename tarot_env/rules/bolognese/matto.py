@@ -104,14 +104,22 @@ _matto_trick_won = njit(_matto_trick_won_py, inline=True) or _matto_trick_won_py
 
 
 # ====================================================================== the exchange
+def _pile_side_py(ints, cards, b, c, opts):
+    """The side whose pile holds card ``c`` (its players' won tricks and discards), -1 none."""
+    o = cards[b, PILE_OF, c]
+    return _side(ints, b, o, opts) if o >= 0 else -1
+
+
+_pile_side = njit(_pile_side_py, inline=True) or _pile_side_py
+
+
 def _gift_scartini_only_py(ints, cards, b, side, opts):
     """U3: True when the card given for the Matto must be a scartino (``matto_gift="scartino"``
     and ``side``'s pile holds one besides the Matto)."""
     if opts[O_GIFT_ANY] == 1:
         return False
-    for c in range(NUM_CARDS):
-        o = cards[b, PILE_OF, c]
-        if o >= 0 and c != MATTO and SCARTINO[c] == 1 and _side(ints, b, o, opts) == side:
+    for c in range(NUM_CARDS):  # noqa: SIM110 (a loop numba compiles; any() over a generator it does not)
+        if c != MATTO and SCARTINO[c] == 1 and _pile_side(ints, cards, b, c, opts) == side:
             return True
     return False
 
@@ -122,8 +130,7 @@ _gift_scartini_only = njit(_gift_scartini_only_py, inline=True) or _gift_scartin
 def _giftable_py(ints, cards, b, c, side, only_scartini, opts):
     """§4.5, U3: may card ``c`` be given for the Matto by ``side``: a card of its pile (its
     discards and, U25, a Pozzo it took included), not the Matto, a scartino if it must be."""
-    o = cards[b, PILE_OF, c]
-    if o < 0 or c == MATTO or _side(ints, b, o, opts) != side:
+    if c == MATTO or _pile_side(ints, cards, b, c, opts) != side:
         return False
     return SCARTINO[c] == 1 or not only_scartini
 
@@ -207,8 +214,7 @@ def _auto_exchange_row_py(ints, cards, b, opts, mine, theirs, L, L2):
     mine_value = 0
     theirs_value = 0
     for c in range(NUM_CARDS):
-        o = cards[b, PILE_OF, c]
-        side = _side(ints, b, o, opts) if o >= 0 else -1
+        side = _pile_side(ints, cards, b, c, opts)
         mine[c] = side == giver
         theirs[c] = side == receiver
         if side == giver:

@@ -9,10 +9,11 @@ missing trump, but only when every trump of the hand is shown with it. Trumps th
 forced to put in the écart count too (option ``poignee_forced_discards``, §15.9). Which
 trumps are shown when the player has more than the size is option ``poignee_trumps``.
 
-Who may declare which poignée is a row function that numba compiles (:func:`poignee_row`), as
-the play's rules are: it is asked of every player when the play starts, and its NumPy version
-took ~80 µs of a vector step at B = 4,096. It counts the trumps :func:`showable_trumps` lists,
-which the declaration itself (:func:`apply_poignee`) and the trumps picked one by one read.
+Which trumps a player may show is one row function that numba compiles (:func:`showable_row`),
+as the play's rules are. Who may declare which poignée (:func:`poignee_row`) counts them: it is
+asked of every player when the play starts, and its NumPy version took ~80 µs of a vector step
+at B = 4,096. The declaration itself (:func:`apply_poignee`) and the trumps picked one by one
+read them as a batch (:func:`showable_trumps`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tarot_env._jit import njit
-from tarot_env.cards.french import EXCUSE, IS_TRUMP, PETIT
+from tarot_env.cards.french import EXCUSE, PETIT
 from tarot_env.rules.french.state import COLUMN
 
 if TYPE_CHECKING:
@@ -33,32 +34,36 @@ TAKER, HANDS, ECART = COLUMN["taker"], COLUMN["hands"], COLUMN["ecart"]
 FORCED_DISCARDS, SIZES = 0, 1  # the ``opts`` argument (:func:`announcement_options`)
 
 
-def showable_trumps(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """(R, 78) bool: the trumps each seat may show (hand, plus forced écart trumps).
+def showable_row(b, seat, c, ints, seat_cards, card_flags, opts):
+    """Whether ``seat`` of row ``b`` may show card ``c`` in a poignée: a trump (the Excuse is
+    not one) in his hand, or one he was forced to put in the écart when he is the taker and
+    the option ``poignee_forced_discards`` says so (§15.9). The one statement of the rule:
+    :func:`poignee_row` counts it, :func:`showable_trumps` lists it."""
+    if c < PETIT or c >= EXCUSE:  # the trumps (cards/french.py)
+        return False
+    if seat_cards[b, HANDS, seat, c]:
+        return True
+    return opts[FORCED_DISCARDS] == 1 and seat == ints[b, TAKER] and card_flags[b, ECART, c] == 1
 
-    ``rows`` and ``seats`` broadcast together (``(R,)`` each, or ``(R, 1)`` and ``(1, N)`` for
-    every seat of each row: ``(R, N, 78)``)."""
-    trumps = s.hands[rows, seats] & IS_TRUMP
-    if g.config.poignee_forced_discards:
-        trumps |= (s.ecart[rows] & IS_TRUMP) & (seats == s.taker[rows])[..., None]
-    return trumps
+
+def showable_rows(rows, seats, ints, seat_cards, card_flags, opts, out):
+    """:func:`showable_row` of every card for each ``(rows[i], seats[i])`` into ``out`` (R, 78)."""
+    for i in range(rows.shape[0]):
+        for c in range(out.shape[1]):
+            out[i, c] = showable_row(rows[i], seats[i], c, ints, seat_cards, card_flags, opts)
 
 
 def poignee_row(b, seat, ints, seat_cards, card_flags, opts, out):
     """Which of simple, double, triple ``seat`` of row ``b`` can show exactly, into ``out`` (3,):
-    his trumps (those of :func:`showable_trumps`: the hand's, plus the trumps he was forced to put
-    in the écart when the option says so) reach the size, or fall one short with the Excuse in
-    hand (shown with all his trumps)."""
-    hand = seat_cards[b, HANDS, seat]
+    his showable trumps (:func:`showable_row`) reach the size, or fall one short with the
+    Excuse in hand (shown with all his trumps)."""
     n_trumps = 0
-    for c in range(PETIT, EXCUSE):  # the trumps (cards/french.py)
-        n_trumps += hand[c]
-    if opts[FORCED_DISCARDS] and seat == ints[b, TAKER]:
-        for c in range(PETIT, EXCUSE):
-            n_trumps += card_flags[b, ECART, c]
+    for c in range(PETIT, EXCUSE):
+        n_trumps += showable_row(b, seat, c, ints, seat_cards, card_flags, opts)
+    excuse = seat_cards[b, HANDS, seat, EXCUSE]
     for k in range(3):
         size = opts[SIZES + k]
-        out[k] = n_trumps >= size or (hand[EXCUSE] and n_trumps + 1 == size)
+        out[k] = n_trumps >= size or (excuse and n_trumps + 1 == size)
 
 
 def poignee_rows(rows, seats, ints, seat_cards, card_flags, opts):
@@ -78,9 +83,21 @@ def may_declare_rows(rows, ints, seat_cards, card_flags, poignee_todo, n, opts):
             poignee_todo[rows[i], seat] = options[0] or options[1] or options[2]
 
 
+showable_row = njit(showable_row, inline=True) or showable_row
+showable_rows = njit(showable_rows) or showable_rows
 poignee_row = njit(poignee_row, inline=True) or poignee_row
 poignee_rows = njit(poignee_rows) or poignee_rows
 may_declare_rows = njit(may_declare_rows) or may_declare_rows
+
+
+def showable_trumps(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """(R, 78) bool: the trumps each seat may show (:func:`showable_row`: the hand's, plus the
+    forced écart trumps); ``rows`` and ``seats`` (R,) each."""
+    rows, seats = np.asarray(rows, dtype=np.int64), np.asarray(seats, dtype=np.int64)
+    out = np.zeros((len(rows), s.hands.shape[-1]), dtype=bool)
+    b = s.blocks
+    showable_rows(rows, seats, b["ints"], b["seat_cards"], b["card_flags"], g.announcement_options, out)
+    return out
 
 
 def announcement_options(g: Rules) -> np.ndarray:
@@ -88,19 +105,13 @@ def announcement_options(g: Rules) -> np.ndarray:
     return np.array([g.config.poignee_forced_discards, *g.poignee_sizes.tolist()], dtype=np.int64)
 
 
-def poignee_options(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """(R, 3) bool: which of simple, double, triple each seat can show exactly (:func:`poignee_row`;
-    ``rows`` and ``seats`` broadcast together, with the 3 options last)."""
+def may_declare_poignee(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Whether each seat can show some poignée (:func:`poignee_row`; ``rows`` and ``seats``
+    broadcast together): the players who are asked at their first card (``poignee_todo``)."""
     rows, seats = np.broadcast_arrays(np.asarray(rows, dtype=np.int64), np.asarray(seats, dtype=np.int64))
     b = s.blocks
     out = poignee_rows(rows.ravel(), seats.ravel(), b["ints"], b["seat_cards"], b["card_flags"], g.announcement_options)
-    return out.reshape(*rows.shape, 3)
-
-
-def may_declare_poignee(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """Whether each seat can show some poignée (:func:`poignee_options`): the players who are
-    asked at their first card (``poignee_todo``)."""
-    return poignee_options(g, s, rows, seats).any(axis=-1)
+    return out.any(axis=-1).reshape(rows.shape)
 
 
 def ask_poignees(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> None:

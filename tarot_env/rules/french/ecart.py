@@ -17,8 +17,8 @@ import numpy as np
 
 from tarot_env._jit import njit
 from tarot_env.cards.french import ECART_FREE, ECART_TRUMPS
-from tarot_env.rules.french import teams
 from tarot_env.rules.french.state import COLUMN
+from tarot_env.rules.french.teams import defence_seat_row
 
 if TYPE_CHECKING:
     from tarot_env.rules.french.protocol import Rules
@@ -53,7 +53,7 @@ def take_chien_row(b, ints, flags, seat_cards, card_flags, card_ints, n, chien_s
 def chien_owner(contract, taker, partner, n):
     """Whose pile an unseen chien goes to: the taker's in a garde sans, the defence's in a garde
     contre (:func:`.teams.defence_seat`)."""
-    return taker if contract == GARDE + 1 else _defence_seat(taker, partner, n)
+    return taker if contract == GARDE + 1 else defence_seat_row(taker, partner, n)
 
 
 def take_chien_rows(rows, ints, flags, seat_cards, card_flags, card_ints, n, chien_size):
@@ -73,7 +73,6 @@ def chien_owners(contract, taker, partner, n):
 
 
 # compiled: the rules into the loops, the loops as kernels (plain Python without numba)
-_defence_seat = njit(teams.defence_seat, inline=True) or teams.defence_seat
 chien_owner = njit(chien_owner, inline=True) or chien_owner
 take_chien_row = njit(take_chien_row, inline=True) or take_chien_row
 take_chien_rows = njit(take_chien_rows) or take_chien_rows

@@ -46,7 +46,7 @@ _SPAN = {
 _NUM_PHASES = Phase.count()
 _DONE = Phase.DONE
 # for the compiled masks (plain ints: numba reads module constants, not class attributes)
-_BID, _ECART, _CHELEM, _POIGNEE, _PLAY = Phase.BID, Phase.ECART, Phase.CHELEM, Phase.POIGNEE, Phase.PLAY
+_BID, _ECART, _CHELEM, _POIGNEE, _PLAY, _DONE = Phase.BID, Phase.ECART, Phase.CHELEM, Phase.POIGNEE, Phase.PLAY, Phase.DONE
 PHASE, CURRENT = COLUMN["phase"], COLUMN["current"]
 A_BID, A_DISCARD, A_CHELEM, A_NO_CHELEM, A_POIGNEE, A_NO_POIGNEE, A_PLAY = (
     A.BID, A.DISCARD, A.CHELEM, A.NO_CHELEM, A.POIGNEE, A.NO_POIGNEE, A.PLAY
@@ -59,7 +59,7 @@ def phase_masks(rows, out, ints, seat_cards, card_flags, suit, strength, play_op
     the écart (:func:`.ecart.ecart_row`), the chelem (announce or not), the poignée
     (:func:`.announcements.poignee_row`, or none) and the card play (:func:`.play.legal_cards`).
     Returns (R,) bool: False for the rows left to the caller (the 5-player call, the poignée's
-    trumps picked one by one) and the finished deals (no legal action)."""
+    trumps picked one by one); a finished deal's row is done, and empty (no legal action)."""
     done = np.ones(rows.shape[0], dtype=np.bool_)
     options = np.zeros(3, dtype=np.bool_)
     C = seat_cards.shape[3]
@@ -81,7 +81,7 @@ def phase_masks(rows, out, ints, seat_cards, card_flags, suit, strength, play_op
             o[A_NO_POIGNEE] = True
         elif phase == _PLAY:
             legal_cards(o[A_PLAY : A_PLAY + C], b, ints, seat_cards, suit, strength, play_opts)
-        else:
+        elif phase != _DONE:  # a finished deal has no legal action: its row stays empty
             done[i] = False
     return done
 
@@ -124,10 +124,6 @@ class FrenchTarotGame:
     def is_attack(self, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """Whether ``seats`` (broadcast against ``rows``) are the taker or his partner (:func:`.teams.is_attack`)."""
         return teams.is_attack(seats, s.taker[rows], s.partner[rows])
-
-    def defence_seat(self, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
-        """The defender who keeps the defence's cards (:func:`.teams.defence_seat`)."""
-        return teams.defence_seat(s.taker[rows], s.partner[rows], self.num_players)
 
     # ------------------------------------------------------------------ deal
     def new_state(self, batch: int) -> FrenchTarotState:

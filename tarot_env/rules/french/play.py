@@ -30,8 +30,8 @@ from tarot_env._jit import njit, prange
 from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
 from tarot_env.cards.french import EXCUSE as EXCUSE_ID
 from tarot_env.cards.french import FRENCH_DECK, PETIT, RANKS
-from tarot_env.rules.french import teams
 from tarot_env.rules.french.state import COLUMN
+from tarot_env.rules.french.teams import defence_seat_row, is_attack_row
 
 if TYPE_CHECKING:
     from tarot_env.rules.french.protocol import Rules
@@ -56,10 +56,6 @@ N, NUM_TRICKS, EXCUSE, NEEDS_ANNOUNCEMENT, EXCUSE_CHELEM_DEFENCE, CHANGES_CAMP, 
 _SUIT_OF = FRENCH_DECK.suit.astype(np.int64)
 _STRENGTH = FRENCH_DECK.strength.astype(np.int64)
 _NO_ROWS = np.zeros(0, dtype=np.int64)
-
-# the teams (teams.py), compiled into the row functions below
-_is_attack = njit(teams.is_attack, inline=True) or teams.is_attack
-_defence_seat = njit(teams.defence_seat, inline=True) or teams.defence_seat
 
 
 def play_options(g: Rules) -> np.ndarray:
@@ -199,10 +195,10 @@ def _excuse_side_won_all(b, ex_seat, ints, flags, history, opts):
     num_tricks = opts[NUM_TRICKS]
     tk = ints[b, TAKER]
     pt = ints[b, PARTNER]
-    attack = _is_attack(ex_seat, tk, pt)
+    attack = is_attack_row(ex_seat, tk, pt)
     attack_tricks = 0
     for k in range(num_tricks - 1):
-        if _is_attack(history[b, WINNERS, k], tk, pt):
+        if is_attack_row(history[b, WINNERS, k], tk, pt):
             attack_tricks += 1
     won_all = attack_tricks == num_tricks - 1 if attack else attack_tricks == 0
     if opts[NEEDS_ANNOUNCEMENT]:
@@ -218,17 +214,17 @@ def _excuse_goes_home(b, winner, last, ints, card_ints, opts):
     owner = ints[b, EXCUSE_SEAT]
     tk = ints[b, TAKER]
     pt = ints[b, PARTNER]
-    owner_attack = _is_attack(owner, tk, pt)
+    owner_attack = is_attack_row(owner, tk, pt)
     if last and winner != owner:  # played to the last trick, not a winning chelem Excuse
         if not opts[CHANGES_CAMP]:
             card_ints[b, PILE, excuse] = winner
         elif owner_attack:
-            card_ints[b, PILE, excuse] = _defence_seat(tk, pt, opts[N])
+            card_ints[b, PILE, excuse] = defence_seat_row(tk, pt, opts[N])
         else:
             card_ints[b, PILE, excuse] = tk
     else:
         card_ints[b, PILE, excuse] = owner
-        winner_attack = _is_attack(winner, tk, pt)
+        winner_attack = is_attack_row(winner, tk, pt)
         if owner_attack != winner_attack:
             ints[b, EXCHANGE] += 1 if winner_attack else -1
 

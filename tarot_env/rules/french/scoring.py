@@ -32,9 +32,9 @@ import numpy as np
 
 from tarot_env._jit import njit
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK, IS_BOUT, PETIT
-from tarot_env.rules.french import teams
 from tarot_env.rules.french.actions import MULTIPLIER, POIGNEE_BONUS
 from tarot_env.rules.french.state import COLUMN, Chelem
+from tarot_env.rules.french.teams import is_attack_row
 
 if TYPE_CHECKING:
     from tarot_env.rules.french.protocol import Rules
@@ -56,8 +56,6 @@ POIGNEE, SCORES = COLUMN["poignee"], COLUMN["scores"]
 TRICK_OF, PILE, WINNERS = COLUMN["trick_of"], COLUMN["pile"], COLUMN["winners"]
 # the ``opts`` argument (:func:`scoring_options`)
 N, NUM_TRICKS, EXCUSE_KEEPS_VALUE, PAB_DEFENCE_CHELEM_SHIFT, DOUBLE_CHELEM_PENALTY = range(5)
-
-_is_attack = njit(teams.is_attack, inline=True) or teams.is_attack
 
 
 def scoring_options(g: Rules) -> np.ndarray:
@@ -133,14 +131,14 @@ def petit_au_bout(b, ints, card_ints, history, attack_chelem, defence_chelem, op
     T = opts[NUM_TRICKS]
     tk, pt = ints[b, TAKER], ints[b, PARTNER]
     petit_trick = card_ints[b, TRICK_OF, PETIT]
-    excuse_attack = _is_attack(ints[b, EXCUSE_SEAT], tk, pt)
+    excuse_attack = is_attack_row(ints[b, EXCUSE_SEAT], tk, pt)
     if petit_trick == T - 2 and card_ints[b, TRICK_OF, EXCUSE] == T - 1:  # the Excuse led or played last
         if attack_chelem and excuse_attack:
             return 1
         if defence_chelem and not excuse_attack and opts[PAB_DEFENCE_CHELEM_SHIFT]:
             return -1
     if petit_trick == T - 1:
-        return 1 if _is_attack(history[b, WINNERS, T - 1], tk, pt) else -1
+        return 1 if is_attack_row(history[b, WINNERS, T - 1], tk, pt) else -1
     return 0
 
 
@@ -157,10 +155,10 @@ def score_row(b, ints, flags, seat_ints, card_ints, history, opts):
             bouts += _IS_BOUT[c]
     attack_tricks = 0
     for k in range(T):
-        attack_tricks += _is_attack(history[b, WINNERS, k], tk, pt)
+        attack_tricks += is_attack_row(history[b, WINNERS, k], tk, pt)
     exchange = ints[b, EXCHANGE]
     if opts[EXCUSE_KEEPS_VALUE]:  # §15.4: an Excuse whose side won no trick keeps its value
-        excuse_side_tricks = attack_tricks if _is_attack(ints[b, EXCUSE_SEAT], tk, pt) else T - attack_tricks
+        excuse_side_tricks = attack_tricks if is_attack_row(ints[b, EXCUSE_SEAT], tk, pt) else T - attack_tricks
         if excuse_side_tricks == 0:
             exchange = 0
     points += exchange

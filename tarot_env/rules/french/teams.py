@@ -3,10 +3,13 @@
 The attack is the taker and, with 5 players, the holder of the called card (his partner,
 ``-1`` when he plays alone); everyone else defends. Each rule is written once, in arithmetic
 that means the same on plain ints and on NumPy arrays (broadcast): the NumPy phases call these
-functions on whole batches, and the play phase (:mod:`.play`) compiles them into its row loops.
+functions on whole batches; :data:`is_attack_row` and :data:`defence_seat_row` are the same
+functions compiled once for the row loops of the play, the écart and the scoring.
 """
 
 from __future__ import annotations
+
+from tarot_env._jit import njit
 
 
 def is_attack(seat, taker, partner):
@@ -19,3 +22,8 @@ def defence_seat(taker, partner, n):
     next defender after that seat when it is the 5-player partner."""
     seat = (taker + n // 2) % n
     return (seat + (seat == partner)) % n
+
+
+# compiled for the row functions (plain Python without numba)
+is_attack_row = njit(is_attack, inline=True) or is_attack
+defence_seat_row = njit(defence_seat, inline=True) or defence_seat

@@ -2,9 +2,10 @@
 // Every text that comes from the server (names above all) is put in the page with textContent,
 // never as HTML: a name such as <img onerror=...> shows as those characters.
 
-// what the menus offer comes from the server's welcome (the rules' player counts, the room's robots
-// and settings' limits): the page keeps no copy of them
+// what the menus offer comes from the server's welcome (the games, their titles and player counts,
+// the room's robots and settings' limits): the page keeps no copy of them
 let PLAYERS = {};
+let TITLES = {};
 let ROBOTS = [];
 let LIMITS = {};
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -90,8 +91,8 @@ function connect() {
 function receive(m) {
   if (m.type === "welcome") {
     me = m.user;
-    ({ games: PLAYERS, robots: ROBOTS, limits: LIMITS } = m);
-    fillPlayers();
+    ({ games: PLAYERS, titles: TITLES, robots: ROBOTS, limits: LIMITS } = m);
+    fillGames();
     localStorage.setItem("tarot-token", m.token);
     localStorage.setItem("tarot-name", m.user.name);
     document.body.dataset.connected = "yes";
@@ -139,9 +140,17 @@ function renderLobby(tables) {
   }
 }
 
+function fillGames() {
+  const menu = $("create-env");
+  const chosen = menu.value; // a welcome after a reconnection keeps the game chosen
+  menu.replaceChildren(...Object.keys(PLAYERS).map((env) => el("option", { value: env }, TITLES[env])));
+  if (chosen in PLAYERS) menu.value = chosen;
+  fillPlayers();
+}
+
 function fillPlayers() {
   const env = $("create-env").value;
-  $("create-players").replaceChildren(...(PLAYERS[env] || []).map((n) => el("option", { value: String(n) }, n)));
+  $("create-players").replaceChildren(...PLAYERS[env].map((n) => el("option", { value: String(n) }, n)));
 }
 
 // ------------------------------------------------------------------------------------- table
@@ -326,7 +335,6 @@ function start() {
     send({ type: "hello", name, ...(localStorage.getItem("tarot-token") ? { token: localStorage.getItem("tarot-token") } : {}) });
   });
   $("create-env").addEventListener("change", fillPlayers);
-  fillPlayers();
   $("create-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     send({ type: "create", env: $("create-env").value, players: Number($("create-players").value) });
