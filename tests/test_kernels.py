@@ -24,7 +24,7 @@ from tarot_env._jit import JIT_AVAILABLE
 from tarot_env.cards.french import CALLABLE, EXCUSE, FRENCH_DECK
 from tarot_env.encoding import french as encoding
 from tarot_env.encoding.french import FrenchTarotEncoder
-from tarot_env.rules.french import FrenchTarotConfig, FrenchTarotGame, Phase, play
+from tarot_env.rules.french import FrenchTarotConfig, FrenchTarotGame, Phase, play, teams
 from tarot_env.rules.french import actions as A
 
 COMPILED_MODULES = (play, encoding)
@@ -172,8 +172,8 @@ def test_compiled_last_trick_matches_python(num_players):
     rows = np.arange(K)
     # the earlier tricks: all to the Excuse's side, all to the other side, or as played
     seats = np.arange(num_players)
-    attack = play.teams.is_attack(seats[None, :], base.taker[:, None], base.partner[:, None])
-    ex_attack = play.teams.is_attack(base.excuse_seat, base.taker, base.partner)
+    attack = teams.is_attack(seats[None, :], base.taker[:, None], base.partner[:, None])
+    ex_attack = teams.is_attack(base.excuse_seat, base.taker, base.partner)
     for r in rows:
         side = rng.integers(3)
         if side < 2 and base.excuse_seat[r] >= 0:
