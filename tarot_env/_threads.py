@@ -2,15 +2,16 @@
 
 The rows of a batch (the tables) are independent, and the compiled kernels that do most of a
 step's work loop over them: the French play (``rules/french/play.apply_play``), the Tarocchino
-engine (``rules/bolognese/engine.step_rows``) and both observation encoders. Each is compiled
-twice from one source (:func:`tarot_env._jit.njit`): a plain loop, and numba's parallel loop
-(``prange``), whose iterations numba shares among its threads with no GIL and no copy of the
-state. A vector env made with ``num_threads=K > 1`` calls the parallel variants with numba's
-thread count set to K for the call (:class:`KernelThreads`); the rest of a step (the NumPy
-phases, the small serial kernels of the French scoring, dealing, chien, poignées and masks, and of
-the Tarocchino placement, side piles, declarations, Matto exchange and hand score) stays on
-the calling thread, in row order, and whatever draws random numbers with it. So results are
-identical for every K (``tests/test_threads.py``).
+engine (``rules/bolognese/engine.step_rows``), its once-a-hand declarations and automatic
+Matto exchange (``claims.declarations_rows``, ``matto.auto_exchange_rows``) and both
+observation encoders. Each is compiled twice from one source (:func:`tarot_env._jit.njit`): a
+plain loop, and numba's parallel loop (``prange``), whose iterations numba shares among its
+threads with no GIL and no copy of the state. A vector env made with ``num_threads=K > 1``
+calls the parallel variants with numba's thread count set to K for the call
+(:class:`KernelThreads`); the rest of a step (the NumPy phases, the small serial kernels of the
+French scoring, dealing, chien, poignées and masks, and of the Tarocchino placement, side piles
+and hand score) stays on the calling thread, in row order, and whatever draws random numbers
+with it. So results are identical for every K (``tests/test_threads.py``).
 
 Why numba's loops rather than Python threads over blocks of rows (the first version): waking a
 sleeping thread costs tens of microseconds on a virtual machine, twice per step, and each block

@@ -288,3 +288,25 @@ def test_french_card_ids_are_ranges_as_the_kernels_assume():
     assert trumps.tolist() == list(range(PETIT, PETIT + 21))
     assert (np.diff(FRENCH_DECK.strength[trumps]) > 0).all()
     assert EXCUSE == PETIT + 21 == FRENCH_DECK.size - 1
+
+
+def test_rows_grouped_by_phase_are_the_rows_of_each_phase_in_order():
+    """The step's grouping of rows by phase (``FrenchTarotGame._by_phase``, one counting sort,
+    :func:`group_by_phase`) yields, for each phase present other than DONE and in phase order,
+    exactly the positions in that phase, ascending; a single row comes as a slice."""
+    from tarot_env.rules.french.game import group_by_phase
+
+    rng = np.random.default_rng(5)
+    for size in (0, 2, 3, 50, 1000):
+        for _ in range(20):
+            present = rng.choice(Phase.count(), size=int(rng.integers(1, Phase.count() + 1)), replace=False)
+            phases = rng.choice(present, size=size).astype(np.int64)  # as the state holds it
+            got = list(FrenchTarotGame._by_phase(phases))
+            want = [(p, np.flatnonzero(phases == p)) for p in range(Phase.count()) if p != Phase.DONE and (phases == p).any()]
+            assert [p for p, _ in got] == [p for p, _ in want]
+            for (_, idx), (_, expected) in zip(got, want):
+                np.testing.assert_array_equal(idx, expected)
+            order, starts = group_by_phase(phases, Phase.count())
+            assert starts[0] == 0 and starts[-1] == size and sorted(order.tolist()) == list(range(size))
+    assert list(FrenchTarotGame._by_phase(np.array([Phase.PLAY]))) == [(Phase.PLAY, slice(None))]
+    assert list(FrenchTarotGame._by_phase(np.array([Phase.DONE]))) == []

@@ -51,7 +51,7 @@ def same(a, b) -> bool:
 @pytest.mark.parametrize(
     ("env_id", "options", "steps"),
     [("french_tarot_v0", {"num_players": 4}, 120), ("french_tarot_v0", {"num_players": 5}, 120), ("ottocento_v0", {}, 120),
-     ("millone_v0", {"episode": "match"}, 150), ("mattazza_v0", {"num_players": 5}, 120)],
+     ("millone_v0", {"episode": "match"}, 150), ("mattazza_v0", {"num_players": 5}, 120), ("terziglio_v0", {}, 120)],
 )  # fmt: skip
 def test_every_number_of_threads_gives_the_same_trajectory(env_id, options, steps):
     one = trajectory(env_id, 1, steps, **options)

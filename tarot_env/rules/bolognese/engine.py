@@ -23,11 +23,12 @@ compiled by numba (``tarot_env._jit``): there is no second implementation to kee
 functions of the phase modules are compiled at their import, the small ones inlined into their
 callers (``inline=True``), so that a step compiles to the code one module would give.
 
-What needs whole-hand arithmetic, and runs once or twice a hand, stays in NumPy in
-:mod:`.game`: the values of declarations (§7, from :mod:`.combinations`), the end-of-hand
-scores (:mod:`.scoring`) and the automatic Matto exchange (U20, :func:`.matto.auto_exchange_rows`).
-The kernel hands those over by stopping a row in the phases ``PREPARE`` (hands are final:
-value the declarations) and ``SCORE`` (the hand is over).
+What runs once a hand over whole hands is called by :mod:`.game` on the rows this kernel
+stops in the phases ``PREPARE`` (hands are final: value the declarations, §7,
+:func:`.claims.declarations_rows`) and ``SCORE`` (the hand is over: the automatic Matto
+exchange, U20, :func:`.matto.auto_exchange_rows`, then the hand's score, :mod:`.scoring`, and
+the match's bookkeeping in NumPy). The first two are compiled row loops as well, with
+variants on numba's threads like this kernel's (:mod:`tarot_env._threads`).
 
 Every rule choice arrives in ``opts`` (see :func:`.config.TarocchinoConfig.kernel_options`),
 and so does everything that tells the games apart: the code never asks which game it plays,

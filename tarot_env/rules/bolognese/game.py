@@ -28,10 +28,10 @@ import numpy as np
 from tarot_env._jit import njit
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese import engine
-from tarot_env.rules.bolognese.claims import claim_values_at_deal_rows, declarations_rows
+from tarot_env.rules.bolognese.claims import claim_values_at_deal_rows, declarations_rows, declarations_rows_parallel
 from tarot_env.rules.bolognese.config import TarocchinoConfig
 from tarot_env.rules.bolognese.deal import EXTRA, HAND, OUT, POZZO, SECOND, deal_destinations, format_deal, parse_deal
-from tarot_env.rules.bolognese.matto import auto_exchange_rows
+from tarot_env.rules.bolognese.matto import auto_exchange_rows, auto_exchange_rows_parallel
 from tarot_env.rules.bolognese.scoring import (
     DRAW,
     PLAY_ON,
@@ -354,28 +354,40 @@ class TarocchinoGame:
         kernel = engine.step_rows_parallel if parallel else engine.step_rows
         if kernel(ints, seat_ints, cards, hist, legal, rows, actions, self.opts) == 0:
             return []
-        return self._settle(state, rows, rng, deals)
+        return self._settle(state, rows, rng, deals, parallel)
 
     def _settle(
-        self, state: TarocchinoState, rows: np.ndarray, rng: np.random.Generator | None, deals: MatchDeals | None = None
+        self,
+        state: TarocchinoState,
+        rows: np.ndarray,
+        rng: np.random.Generator | None,
+        deals: MatchDeals | None = None,
+        parallel: bool = False,
     ) -> list[HandEnd]:
+        """The rows the compiled step stopped at PREPARE or SCORE (``parallel``: the compiled
+        loops of both, the declarations and the Matto exchange, on numba's threads)."""
         phase = state.ints[rows, PHASE]
         if np.any(phase == PH_PREPARE):
-            self._prepare(state, rows[phase == PH_PREPARE])
+            self._prepare(state, rows[phase == PH_PREPARE], parallel)
             phase = state.ints[rows, PHASE]
         scoring = rows[phase == PH_SCORE]
-        return self._score_rows(state, scoring, rng, deals) if len(scoring) else []
+        return self._score_rows(state, scoring, rng, deals, parallel) if len(scoring) else []
 
-    def _prepare(self, state: TarocchinoState, rows: np.ndarray) -> None:
+    def _prepare(self, state: TarocchinoState, rows: np.ndarray, parallel: bool = False) -> None:
         """Hands are final: each seat's declaration value, its claim value, the cards a
         declaration shows (:func:`.claims.declarations_rows`); then the first trick."""
         ints, seat_ints, cards, _, legal = state.blocks
-        declarations_rows(seat_ints, cards, rows, self.opts)
+        (declarations_rows_parallel if parallel else declarations_rows)(seat_ints, cards, rows, self.opts)
         engine.start_plays(ints, seat_ints, cards, legal, rows, self.opts)
 
     # ------------------------------------------------------------------ the end of a hand
     def _score_rows(
-        self, state: TarocchinoState, rows: np.ndarray, rng: np.random.Generator | None, deals: MatchDeals | None
+        self,
+        state: TarocchinoState,
+        rows: np.ndarray,
+        rng: np.random.Generator | None,
+        deals: MatchDeals | None,
+        parallel: bool = False,
     ) -> list[HandEnd]:
         """Score the hands that ended at ``rows`` (all at once), settle the match, deal the next hands."""
         ints, seat_ints = state.ints, state.seat_ints
@@ -388,7 +400,7 @@ class TarocchinoGame:
         scores = np.zeros((R, n), dtype=np.int64)
         played = np.flatnonzero(result == RS_PLAYED)
         if len(played):
-            self._auto_exchange(state, rows[played])
+            self._auto_exchange(state, rows[played], parallel)
             scores[played] = self._hand_points(state, rows[played], [infos[i] for i in played])
         for i in np.flatnonzero(result != RS_PLAYED):
             r = int(rows[i])
@@ -490,9 +502,10 @@ class TarocchinoGame:
         side_piles_rows(np.asarray(rows, dtype=np.int64), sides, state.cards, state.seat_ints, piles, tricks, decl)
         return piles, tricks, decl
 
-    def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray) -> None:
+    def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray, parallel: bool = False) -> None:
         """The automatic Matto exchange of the played hands ``rows`` (§4.5, U3, U20): :func:`.matto.auto_exchange_rows`."""
-        auto_exchange_rows(state.ints, state.cards, np.asarray(rows, dtype=np.int64), self.opts)
+        kernel = auto_exchange_rows_parallel if parallel else auto_exchange_rows
+        kernel(state.ints, state.cards, np.asarray(rows, dtype=np.int64), self.opts)
 
     def _hand_points(self, state: TarocchinoState, rows: np.ndarray, infos: list[dict[str, Any]]) -> np.ndarray:
         """(R, N) each seat's score for the played hands (see docs/tarocchino.md for each game)."""

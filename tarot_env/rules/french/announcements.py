@@ -41,9 +41,11 @@ def showable_row(b, seat, c, ints, seat_cards, card_flags, opts):
     :func:`poignee_row` counts it, :func:`showable_trumps` lists it."""
     if c < PETIT or c >= EXCUSE:  # the trumps (cards/french.py)
         return False
-    if seat_cards[b, HANDS, seat, c]:
-        return True
-    return opts[FORCED_DISCARDS] == 1 and seat == ints[b, TAKER] and card_flags[b, ECART, c] == 1
+    # In the bitwise form rather than with ``and``/``or``: numba compiles the short-circuit
+    # form into branches that made the poignée questions at the start of the play 30 times
+    # slower (~65 µs of a vector step at B = 4,096).
+    forced = (opts[FORCED_DISCARDS] == 1) & (seat == ints[b, TAKER]) & (card_flags[b, ECART, c] == 1)
+    return seat_cards[b, HANDS, seat, c] | forced
 
 
 def showable_rows(rows, seats, ints, seat_cards, card_flags, opts, out):

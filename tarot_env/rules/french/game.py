@@ -358,15 +358,37 @@ class FrenchTarotGame:
     # ------------------------------------------------------------------ helpers
     @staticmethod
     def _by_phase(phases: np.ndarray):
-        """Yield ``(phase, indices)`` for each phase present (a slice when there is one row)."""
+        """Yield ``(phase, indices)`` for each phase present but DONE, indices ascending (a
+        slice when there is one row); one compiled pass (:func:`group_by_phase`)."""
         if len(phases) == 1:
             p = int(phases[0])
             if p != _DONE:
                 yield p, _ALL
             return
-        counts = np.bincount(phases, minlength=_NUM_PHASES)
-        for p in np.flatnonzero(counts[:_DONE]):
-            yield int(p), np.flatnonzero(phases == p)
+        order, starts = group_by_phase(phases, _NUM_PHASES)
+        for p in np.flatnonzero(starts[1 : _DONE + 1] > starts[:_DONE]).tolist():
+            yield p, order[starts[p] : starts[p + 1]]
 
 
 _ALL = slice(None)
+
+
+def group_by_phase(phases, num_phases):
+    """The indices of ``phases`` grouped by phase, ascending within each (a counting sort):
+    ``order[starts[p]:starts[p + 1]]`` are those in phase ``p``. One pass where a comparison and
+    a ``flatnonzero`` per phase present took ~70 µs of a vector step at B = 4,096."""
+    starts = np.zeros(num_phases + 1, dtype=np.int64)
+    for i in range(phases.shape[0]):
+        starts[phases[i] + 1] += 1
+    for p in range(num_phases):
+        starts[p + 1] += starts[p]
+    fill = starts[:num_phases].copy()
+    order = np.empty(phases.shape[0], dtype=np.int64)
+    for i in range(phases.shape[0]):
+        p = phases[i]
+        order[fill[p]] = i
+        fill[p] += 1
+    return order, starts
+
+
+group_by_phase = njit(group_by_phase) or group_by_phase
