@@ -351,11 +351,23 @@ def _loads(r: dict) -> str:
     return f"{shown} cores ({sum(map(is_clean, loads))} of {len(loads)} runs clean)"
 
 
+#: bootstrap resamples of the child processes for a speed-up's confidence interval, and the
+#: fewest children a side it is computed from (with fewer, a bootstrap says little)
+CI_RESAMPLES = 2000
+CI_MIN_CHILDREN = 4
+
+
 def thread_scaling(results: list[dict]) -> list[dict]:
     """For each configuration and batch size measured with several ``num_threads``: the env-only
     speed-up of each thread count over one thread. The runs of every measurement of a thread count
     (``--threads 1,2,1,2`` measures each twice, alternating) are pooled, and the medians of the
-    clean runs compared (every run's, marked ``clean: False``, where either side has no clean run)."""
+    clean runs compared (every run's, marked ``clean: False``, where either side has no clean run).
+
+    ``speedup_ci95``: a 95% interval for the speed-up, resampling the child processes of each side
+    (a percentile bootstrap, :data:`CI_RESAMPLES` resamples, a fixed seed): on this machine two
+    threads run fast or slow for a whole process, so the process, not the run, is the unit of the
+    swing. None with fewer than :data:`CI_MIN_CHILDREN` children a side (``--threads
+    1,2,1,2,1,2,1,2`` gives four)."""
     pooled: dict[tuple, dict[int, tuple[list, list]]] = {}
     for r in results:
         k = r["config"].get("num_threads")
@@ -364,23 +376,45 @@ def thread_scaling(results: list[dict]) -> list[dict]:
         base = {key: v for key, v in r["config"].items() if key != "num_threads"}
         key = (r["env"], json.dumps(base, sort_keys=True), r["batch_size"], tables(r))
         every, clean = pooled.setdefault(key, {}).setdefault(k, ([], []))
-        for speed, load in zip(r["env_decisions_per_second_per_run"], r["other_load_per_run"]):
-            every.append(speed)
-            if is_clean(load):
-                clean.append(speed)
+        runs = list(zip(r["env_decisions_per_second_per_run"], r["other_load_per_run"]))
+        every.append([speed for speed, _ in runs])
+        clean.append([speed for speed, load in runs if is_clean(load)])
     out = []
     for (env_id, config, batch, spread), by_k in sorted(pooled.items()):
         if 1 not in by_k:
             continue
         one_every, one_clean = by_k[1]
         for k, (every, clean) in sorted(by_k.items()):
-            use_clean = bool(clean) and bool(one_clean)
+            use_clean = any(clean) and any(one_clean)
             mine, base = (clean, one_clean) if use_clean else (every, one_every)
-            speed, speed_one = float(np.median(mine)), float(np.median(base))
+            mine, base = [c for c in mine if c], [c for c in base if c]
+            speed, speed_one = float(np.median(_flat(mine))), float(np.median(_flat(base)))
+            ci = None if k == 1 else speedup_interval(mine, base)
             out.append({"env": env_id, "config": json.loads(config), "batch_size": batch, "threads": k, "tables": spread,
                         "env_decisions_per_second": round(speed, 1), "speedup": round(speed / speed_one, 3),
-                        "runs": len(mine), "clean": use_clean})  # fmt: skip
+                        "speedup_ci95": ci, "runs": sum(len(c) for c in mine), "children": len(mine),
+                        "clean": use_clean})  # fmt: skip
     return out
+
+
+def _flat(children: list[list[float]]) -> list[float]:
+    return [x for runs in children for x in runs]
+
+
+def speedup_interval(children: list[list[float]], children_one: list[list[float]]) -> list[float] | None:
+    """A 95% percentile-bootstrap interval of median(runs) / median(runs of one thread), each
+    side's child processes resampled with replacement (their runs pooled as measured); None
+    with fewer than :data:`CI_MIN_CHILDREN` children on either side."""
+    if min(len(children), len(children_one)) < CI_MIN_CHILDREN:
+        return None
+    rng = np.random.default_rng(0)  # the same interval for the same results
+    ratios = np.empty(CI_RESAMPLES)
+    for i in range(CI_RESAMPLES):
+        mine = [x for j in rng.integers(len(children), size=len(children)) for x in children[j]]
+        base = [x for j in rng.integers(len(children_one), size=len(children_one)) for x in children_one[j]]
+        ratios[i] = np.median(mine) / np.median(base)
+    low, high = np.percentile(ratios, [2.5, 97.5])
+    return [round(float(low), 3), round(float(high), 3)]
 
 
 def tables(r: dict) -> str:
@@ -394,6 +428,9 @@ def print_thread_scaling(results: list[dict]) -> None:
         if row["threads"] != 1:
             note = "" if row["clean"] else "  (no clean run: other processes were busy)"
             speedup = f"{row['threads']} threads vs 1: {row['speedup']:.2f}x over {row['runs']} runs"
+            ci = row["speedup_ci95"]
+            if ci is not None:
+                speedup += f" (95% interval over child processes: {ci[0]:.2f}-{ci[1]:.2f}x)"
             print(f"  B={row['batch_size']:<6} {speedup} (tables: {row['tables']}){note}", flush=True)
 
 
@@ -413,7 +450,12 @@ def plot_thread_scaling(scaling: list[dict], path: Path, machine: dict) -> None:
     for (env_id, config, k, spread), rows in sorted(curves.items()):
         label = f"{env_id} {_config_label(json.loads(config))}".removesuffix(" -") + f", {k} threads"
         label += ", tables in lockstep" if spread == "lockstep" else ", tables spread over a deal"
-        ax.plot([r["batch_size"] for r in rows], [r["speedup"] for r in rows], "o--" if spread == "lockstep" else "o-", label=label)
+        xs, ys = [r["batch_size"] for r in rows], [r["speedup"] for r in rows]
+        (line,) = ax.plot(xs, ys, "o--" if spread == "lockstep" else "o-", label=label)
+        for x, y, r in zip(xs, ys, rows):  # the 95% interval over child processes, where measured
+            if r.get("speedup_ci95"):
+                low, high = r["speedup_ci95"]
+                ax.errorbar([x], [y], yerr=[[y - low], [high - y]], color=line.get_color(), capsize=3, linewidth=1)
     ax.axhline(1.0, color="grey", linewidth=0.8)
     ax.axhline(1.6, color="grey", linestyle="-.", label="target: 1.6x on 2 threads at B = 4,096")
     ax.axhline(2.0, color="grey", linestyle=":", label="ideal on 2 threads")
@@ -423,7 +465,9 @@ def plot_thread_scaling(scaling: list[dict], path: Path, machine: dict) -> None:
     ax.set_xlabel("tables per batch (B)")
     ax.set_ylabel("env decisions/s, relative to 1 thread")
     ax.set_ylim(0, 2.2)
-    ax.set_title(f"Vector envs on numba's threads ({machine.get('cpus')} cores; medians of clean runs)", fontsize=10)
+    bars = "; bars: 95% over processes" if any(r.get("speedup_ci95") for r in scaling) else ""
+    title = f"Vector envs on numba's threads ({machine.get('cpus')} cores; medians of clean runs{bars})"
+    ax.set_title(title, fontsize=9)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
