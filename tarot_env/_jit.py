@@ -101,6 +101,10 @@ _FunctionCache = _package_cache() if JIT_AVAILABLE else None
 #: is a plain ``range``); ``range`` itself without numba
 prange = numba.prange if JIT_AVAILABLE else range
 
+#: rows per share of a row loop whose rows need scratch arrays: the loop runs over shares of this
+#: many rows (``prange``), each share making its scratch once, not once a row
+ROWS_PER_SHARE = 16
+
 
 def njit(fn: Callable, inline: bool = False, parallel: bool = False) -> Callable | None:
     """``fn`` compiled by numba (cached on disk, see the module docstring), or None when the

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit, prange
+from tarot_env._jit import ROWS_PER_SHARE, njit, prange
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.combinations import SEQUENCE_FAMILIES, combination_cards_row, combination_points_row
 from tarot_env.rules.bolognese.scoring import quindici_q
@@ -237,14 +237,11 @@ def claim_values_at_deal_rows_py(ints, seat_ints, cards, rows, opts):
 claim_values_at_deal_rows = njit(claim_values_at_deal_rows_py) or claim_values_at_deal_rows_py
 
 
-def _declarations_row_py(seat_ints, cards, b, opts):
+def _declarations_row_py(seat_ints, cards, b, opts, m, shown, L, L2):
     """The hands of row ``b`` are final (PREPARE): each seat's declaration value (``decl``, §7),
     the value his claim may use (``claim_decl``: the same, or Millone's first-deal cards only,
-    §11.6) and the cards of the combinations a declaration shows (``combo``, every seat's)."""
-    m = np.zeros(NUM_CARDS, dtype=np.bool_)
-    shown = np.zeros(NUM_CARDS, dtype=np.bool_)
-    L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
-    L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+    §11.6) and the cards of the combinations a declaration shows (``combo``, every seat's).
+    ``m``, ``shown`` (62,) bool and ``L``, ``L2`` (7,) int64 are scratch rows."""
     mori, doubled = opts[O_MORI], opts[O_DECLARED_DOUBLED] == 1
     for c in range(NUM_CARDS):
         cards[b, COMBO, c] = 0
@@ -268,9 +265,16 @@ _declarations_row = njit(_declarations_row_py, inline=True) or _declarations_row
 def declarations_rows_py(seat_ints, cards, rows, opts):
     """:func:`_declarations_row` for each of ``rows``. Compiled: its NumPy version cost ~0.18 ms
     of a vector step at 4,096 tables, on the calling thread; ``declarations_rows_parallel``
-    shares the rows among numba's threads (:mod:`tarot_env._threads`)."""
-    for i in prange(rows.shape[0]):  # rows are independent; each iteration has its own scratch rows
-        _declarations_row(seat_ints, cards, rows[i], opts)
+    shares the rows among numba's threads (:mod:`tarot_env._threads`) by shares of
+    :data:`tarot_env._jit.ROWS_PER_SHARE`, each with its own scratch rows."""
+    R = rows.shape[0]
+    for k in prange((R + ROWS_PER_SHARE - 1) // ROWS_PER_SHARE):  # shares are independent
+        m = np.zeros(NUM_CARDS, dtype=np.bool_)
+        shown = np.zeros(NUM_CARDS, dtype=np.bool_)
+        L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+        L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
+        for i in range(k * ROWS_PER_SHARE, min((k + 1) * ROWS_PER_SHARE, R)):
+            _declarations_row(seat_ints, cards, rows[i], opts, m, shown, L, L2)
 
 
 declarations_rows = njit(declarations_rows_py) or declarations_rows_py
