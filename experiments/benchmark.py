@@ -365,9 +365,9 @@ def thread_scaling(results: list[dict]) -> list[dict]:
 
     ``speedup_ci95``: a 95% interval for the speed-up, resampling the child processes of each side
     (a percentile bootstrap, :data:`CI_RESAMPLES` resamples, a fixed seed): on this machine two
-    threads run fast or slow for a whole process, so the process, not the run, is the unit of the
-    swing. None with fewer than :data:`CI_MIN_CHILDREN` children a side (``--threads
-    1,2,1,2,1,2,1,2`` gives four)."""
+    threads run fast or slow for stretches of seconds to a minute, so the runs of one child are
+    not independent and the child, not the run, is the unit resampled. None with fewer than
+    :data:`CI_MIN_CHILDREN` children a side (``--threads 1,2,1,2,1,2,1,2`` gives four)."""
     pooled: dict[tuple, dict[int, tuple[list, list]]] = {}
     for r in results:
         k = r["config"].get("num_threads")

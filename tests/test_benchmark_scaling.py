@@ -1,10 +1,10 @@
 """The benchmark's thread-scaling figure (experiments/benchmark.py ``thread_scaling``).
 
-On this machine two threads run fast or slow for a whole child process, so the speed-up's 95%
-interval resamples child processes, not runs. These tests feed made-up results: the speed-up
-is the ratio of the pooled medians, busy runs are left out, the interval holds the estimate, is
-reproducible, needs enough children, and widens when the children disagree while the runs
-pooled are the same.
+On this machine two threads run fast or slow for stretches of seconds to a minute, so the runs of
+one child process are not independent and the speed-up's 95% interval resamples child processes,
+not runs. These tests feed made-up results: the speed-up is the ratio of the pooled medians, busy
+runs are left out, the interval holds the estimate, is reproducible, needs enough children, and
+widens when the children disagree while the runs pooled are the same.
 """
 
 from __future__ import annotations
