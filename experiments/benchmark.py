@@ -410,8 +410,8 @@ def speedup_interval(children: list[list[float]], children_one: list[list[float]
     rng = np.random.default_rng(0)  # the same interval for the same results
     ratios = np.empty(CI_RESAMPLES)
     for i in range(CI_RESAMPLES):
-        mine = [x for j in rng.integers(len(children), size=len(children)) for x in children[j]]
-        base = [x for j in rng.integers(len(children_one), size=len(children_one)) for x in children_one[j]]
+        mine = _flat([children[j] for j in rng.integers(len(children), size=len(children))])
+        base = _flat([children_one[j] for j in rng.integers(len(children_one), size=len(children_one))])
         ratios[i] = np.median(mine) / np.median(base)
     low, high = np.percentile(ratios, [2.5, 97.5])
     return [round(float(low), 3), round(float(high), 3)]

@@ -102,8 +102,19 @@ _FunctionCache = _package_cache() if JIT_AVAILABLE else None
 prange = numba.prange if JIT_AVAILABLE else range
 
 #: rows per share of a row loop whose rows need scratch arrays: the loop runs over shares of this
-#: many rows (``prange``), each share making its scratch once, not once a row
+#: many rows (``prange(shares(R))``, then ``range(*share(k, R))``), each share making its scratch
+#: once, not once a row
 ROWS_PER_SHARE = 16
+
+
+def shares(n: int) -> int:
+    """How many shares of :data:`ROWS_PER_SHARE` rows ``n`` rows make."""
+    return (n + ROWS_PER_SHARE - 1) // ROWS_PER_SHARE
+
+
+def share(k: int, n: int) -> tuple[int, int]:
+    """The first row and the end of share ``k`` of ``n`` rows."""
+    return k * ROWS_PER_SHARE, min((k + 1) * ROWS_PER_SHARE, n)
 
 
 def njit(fn: Callable, inline: bool = False, parallel: bool = False) -> Callable | None:
@@ -136,3 +147,7 @@ def _renamed(fn: Callable, suffix: str) -> Callable:
     copy.__qualname__ = fn.__qualname__ + suffix
     copy.__module__, copy.__doc__ = fn.__module__, fn.__doc__
     return copy
+
+
+shares = njit(shares, inline=True) or shares
+share = njit(share, inline=True) or share

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import ROWS_PER_SHARE, njit, prange
+from tarot_env._jit import njit, prange, share, shares
 from tarot_env.cards.bolognese import NUM_CARDS
-from tarot_env.rules.bolognese.combinations import SEQUENCE_FAMILIES, combination_cards_row, combination_points_row
+from tarot_env.rules.bolognese.combinations import SEQUENCE_FAMILIES, combination_cards_row, combination_points_row, pair_scratch
 from tarot_env.rules.bolognese.scoring import quindici_q
 from tarot_env.rules.bolognese.seats import _side
 from tarot_env.rules.bolognese.state import (
@@ -267,13 +267,10 @@ def declarations_rows_py(seat_ints, cards, rows, opts):
     of a vector step at 4,096 tables, on the calling thread; ``declarations_rows_parallel``
     shares the rows among numba's threads (:mod:`tarot_env._threads`) by shares of
     :data:`tarot_env._jit.ROWS_PER_SHARE`, each with its own scratch rows."""
-    R = rows.shape[0]
-    for k in prange((R + ROWS_PER_SHARE - 1) // ROWS_PER_SHARE):  # shares are independent
-        m = np.zeros(NUM_CARDS, dtype=np.bool_)
-        shown = np.zeros(NUM_CARDS, dtype=np.bool_)
-        L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
-        L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
-        for i in range(k * ROWS_PER_SHARE, min((k + 1) * ROWS_PER_SHARE, R)):
+    for k in prange(shares(rows.shape[0])):  # shares are independent
+        m, shown, L, L2 = pair_scratch()
+        first, end = share(k, rows.shape[0])
+        for i in range(first, end):
             _declarations_row(seat_ints, cards, rows[i], opts, m, shown, L, L2)
 
 

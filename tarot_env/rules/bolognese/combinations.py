@@ -306,6 +306,17 @@ def _cricche_row_py(m, doubling):
 _cricche_row = njit(_cricche_row_py) or _cricche_row_py
 
 
+def pair_scratch_py():
+    """Scratch rows for counting the combinations of two card sets row by row: two (62,) bool
+    sets and the (7,) int64 ``L``, ``L2`` of :func:`combination_points_row`."""
+    families = len(SEQUENCE_FAMILIES)
+    sets = np.zeros(NUM_CARDS, dtype=np.bool_), np.zeros(NUM_CARDS, dtype=np.bool_)
+    return sets[0], sets[1], np.zeros(families, dtype=np.int64), np.zeros(families, dtype=np.int64)
+
+
+pair_scratch = njit(pair_scratch_py, inline=True) or pair_scratch_py
+
+
 def combination_points_row_py(m, mori_code, doubling, L, L2):
     """:func:`combination_points` of one set ``m`` (62,) bool: cricche + sequences, each doubled
     on its own (§6.2). ``mori_code`` is :data:`MORI_CODE` of the U5 option; ``L`` and ``L2`` are
