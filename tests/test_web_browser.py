@@ -201,8 +201,29 @@ def play_one(d: webdriver.Chrome) -> str | None:
     return label
 
 
-def play_to_the_end(d: webdriver.Chrome, timeout: float = 240.0, shot: str | None = None) -> int:
-    """Click through the deal until the game's result shows; the number of decisions made."""
+def stalled(d: webdriver.Chrome, made: int, table: Any = None) -> str:
+    """What the page (and, given ``table``, the server) showed when a game did not end in time: a
+    failure that says where it stuck (the disconnection scenario failed once so in CI, after 2,800
+    tests on a slow run, and not in later runs)."""
+    page = d.execute_script(
+        "const b = document.body.dataset; return [b.connected, b.tableMessages, document.querySelectorAll('#hand .card.legal').length,"
+        " document.querySelectorAll('#moves button.move').length];"
+    )
+    out = (
+        f"the game did not end in time: {made} decisions made; the page: turn {text(d, '#turn')!r}, connected {page[0]}, "
+        f"{page[1]} table messages, {page[2]} legal cards, {page[3]} move buttons, "
+        f"refusal {text(d, '#refusal')!r}, error {text(d, '#error')!r}"
+    )
+    if table is not None:
+        seats = [(s.connected, s.bot_plays) for s in table.seats]
+        out += f"; the server: state {table.state}, turn {table.turn}, seats (connected, robot plays) {seats}"
+        out += f", last events {table.events[-6:]}"
+    return out
+
+
+def play_to_the_end(d: webdriver.Chrome, timeout: float = 240.0, shot: str | None = None, table: Any = None) -> int:
+    """Click through the deal until the game's result shows; the number of decisions made (on a
+    time-out, :func:`stalled` says what the page and ``table`` showed)."""
     deadline = time.monotonic() + timeout
     made = 0
     while time.monotonic() < deadline:
@@ -219,7 +240,7 @@ def play_to_the_end(d: webdriver.Chrome, timeout: float = 240.0, shot: str | Non
         except (StaleElementReferenceException, IndexError):
             continue
         time.sleep(0.05)
-    raise AssertionError("the game did not end in time")
+    raise AssertionError(stalled(d, made, table))
 
 
 def seated_against_robots(browser: Any, url: str, name: str, env: str, players: int, lobby_shot: str | None = None) -> Any:
@@ -310,7 +331,7 @@ def test_disconnection_robot_takes_the_seat_and_the_player_comes_back(live: Live
     wait(lambda: "is back" in text(d, "#events"), what="the return in the log")
     assert "away" not in text(d, '.seat[data-seat="0"]')
     assert any("disconnected" in e for e in table.events)
-    play_to_the_end(d)
+    play_to_the_end(d, table=table)
     assert table.game_result is not None and table.game_result.xp[0] > 0  # he came back in time: the game counts
 
 
