@@ -256,6 +256,7 @@ def test_random_bad_input_to_a_vector_env_raises_a_documented_error_and_changes_
     except DOCUMENTED:
         BAD_COUNTS["vector"] = BAD_COUNTS.get("vector", 0) + 1
         assert pickle.dumps(venv.game_state) == before
+    before = pickle.dumps(venv.game_state)  # legal actions (a pass at every table) did step
     try:
         venv.reset(seed=seed, options={"deals": actions})
     except DOCUMENTED:
