@@ -683,6 +683,54 @@ def test_finished_hand_is_replaced_by_a_fresh_hand_in_place(env_id, n):
         replaced += len(ended)
 
 
+@pytest.mark.parametrize(("env_id", "n"), GAME_CASES, ids=CASE_IDS)
+def test_a_steps_hands_carry_their_arrays_and_build_their_points_when_read(env_id, n):
+    """``infos["hands"]`` is a list of HandEnd whose ``rows``, ``scores`` and ``sides`` arrays are
+    the hands' own; the rewards read from those arrays are those read from the hands one by one
+    (a plain list); a played hand's ``info`` reads "hand", "result", "points" first, its points
+    a part per side (per player in Mattazza); a hand pickled (as SB3's subprocesses send infos)
+    and one whose ``info`` is read after the next steps give the same details."""
+    import pickle
+
+    from tarot_env.envs.tarocchino_rewards import hand_rewards
+
+    game = _game(env_id)
+    venv = _make(env_id, BATCH, n, episode="match")
+    out = venv.reset(seed=11)
+    rng = np.random.default_rng(11)
+    played, kept = 0, []
+    while played < 40:
+        out = venv.step(_random_actions(rng, out.action_masks))
+        hands = out.infos["hands"]
+        assert isinstance(hands, list)
+        if not hands:
+            continue
+        assert hands.rows.tolist() == [e.row for e in hands]
+        assert hands.scores.tolist() == [list(e.scores) for e in hands]
+        assert np.array_equal(hands.sides, np.stack([e.sides for e in hands]))
+        target = venv.config.options.get("target", 0)
+        for mode in REWARD_MODES:
+            np.testing.assert_array_equal(hand_rewards(game, mode, target, hands), hand_rewards(game, mode, target, list(hands)))
+        copies = pickle.loads(pickle.dumps(hands[0]))
+        assert copies.info == hands[0].info and copies.scores == hands[0].scores
+        for e in hands:
+            if e.result == "played":
+                played += 1
+                if len(kept) < 3:
+                    kept.append((e, pickle.dumps(e)))  # read later, after the tables moved on
+                    continue
+                keys = list(e.info)
+                assert keys[:3] == ["hand", "result", "points"], keys
+                parts = e.info["points"]
+                assert list(parts) == ["cards", "last_trick", "combinations", "declarations", "bonus", "total", "capotted"]
+                width = int(np.count_nonzero(e.active)) if game == "mattazza" else 2
+                assert all(len(v) == width for v in parts.values()), parts
+    for _ in range(30):
+        out = venv.step(_random_actions(rng, out.action_masks))
+    for e, pickled in kept:
+        assert e.info == pickle.loads(pickled).info and list(e.info)[:3] == ["hand", "result", "points"]
+
+
 @pytest.mark.parametrize(("env_id", "n"), [("ottocento_v0", 4), ("millone_v0", 2), ("terziglio_v0", 3), ("mattazza_v0", 5)])
 def test_step_with_rows_steps_only_those_tables(env_id, n):
     """step(actions, rows) plays the listed tables only: the others do not move, the results

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK
-from tarot_env.rules.bolognese.game import HandEnd
+from tarot_env.rules.bolognese.game import HandEnd, HandEnds
 from tarot_env.rules.bolognese.games import GAMES, GameSpec, game_spec
 from tarot_env.rules.bolognese.state import TRICK_OF
 
@@ -36,9 +36,11 @@ def hand_reward(game: str | GameSpec, mode: str, target: int, end: HandEnd) -> n
 def hand_rewards(game: str | GameSpec, mode: str, target: int, ends: list[HandEnd]) -> np.ndarray:
     """(E, N) each seat's reward for each of the finished hands ``ends`` (before shaping is subtracted)."""
     spec = game_spec(game)
-    scores = np.array([e.scores for e in ends], dtype=float)
+    if isinstance(ends, HandEnds):  # a step's hands: their arrays as the step computed them
+        scores, sides = ends.scores.astype(float), ends.sides
+    else:
+        scores, sides = np.array([e.scores for e in ends], dtype=float), np.stack([e.sides for e in ends])
     E, n = scores.shape
-    sides = np.stack([e.sides for e in ends])
     result = np.array([e.result for e in ends])
     scale = spec.reward_scale if mode == "normalised" else 1
     if spec.scoring == "penalty":  # Mattazza: −1 for a loser of the hand

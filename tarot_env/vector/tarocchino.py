@@ -19,7 +19,7 @@ from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.actions import action_to_string, string_to_action
 from tarot_env.rules.bolognese.config import TarocchinoConfig
-from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
+from tarot_env.rules.bolognese.game import HandEnd, HandEnds, MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.games import GameSpec
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
 from tarot_env.rules.options import check_env_options, check_illegal_action, check_seed
@@ -140,7 +140,7 @@ class TarocchinoVectorEnv:
             self._shape(rows, tricks_before, hands_before, rewards)
         if ends:
             if rows is self._rows:  # every table: row r is at position r
-                at = [e.row for e in ends]
+                at = ends.rows if isinstance(ends, HandEnds) else [e.row for e in ends]
             else:
                 position = {r: i for i, r in enumerate(rows.tolist())}
                 at = [position[e.row] for e in ends]
@@ -166,7 +166,7 @@ class TarocchinoVectorEnv:
     # ------------------------------------------------------------------ helpers
     def _hand_ends(self, ends: list[HandEnd]) -> np.ndarray:
         """(E, N) the rewards the hands ``ends`` pay (minus what shaping paid), one hand per row."""
-        rows = np.array([e.row for e in ends])
+        rows = ends.rows if isinstance(ends, HandEnds) else np.array([e.row for e in ends])
         if self.records:
             for e in ends:
                 self._scores[e.row].append(list(e.scores))
