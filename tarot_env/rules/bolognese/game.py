@@ -206,6 +206,16 @@ class HandEnd:
             self._info = info
         return self._info
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field and every detail is (the copies of an env, two runs of one seed)."""
+        if not isinstance(other, HandEnd):
+            return NotImplemented
+        mine = (self.row, self.result, list(self.scores), self.match_over, self.info)
+        theirs = (other.row, other.result, list(other.scores), other.match_over, other.info)
+        return mine == theirs and np.array_equal(self.sides, other.sides) and np.array_equal(self.active, other.active)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaced
+
     def __repr__(self) -> str:
         return (
             f"HandEnd(row={self.row}, result={self.result!r}, scores={self.scores}, info={self.info!r}, "
