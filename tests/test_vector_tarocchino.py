@@ -687,9 +687,10 @@ def test_finished_hand_is_replaced_by_a_fresh_hand_in_place(env_id, n):
 def test_a_steps_hands_carry_their_arrays_and_build_their_points_when_read(env_id, n):
     """``infos["hands"]`` is a list of HandEnd whose ``rows``, ``scores`` and ``sides`` arrays are
     the hands' own; the rewards read from those arrays are those read from the hands one by one
-    (a plain list); a played hand's ``info`` reads "hand", "result", "points" first, its points
-    a part per side (per player in Mattazza); a hand pickled (as SB3's subprocesses send infos)
-    and one whose ``info`` is read after the next steps give the same details."""
+    (a plain list), and a step where no hand ended has them empty; a played hand's ``info``
+    reads "hand", "result", "points" first, its points a part per side (per player in
+    Mattazza); a hand pickled (as SB3's subprocesses send infos) and one whose ``info`` is read
+    after the next steps give the same details."""
     import pickle
 
     from tarot_env.envs.tarocchino_rewards import hand_rewards
@@ -703,6 +704,7 @@ def test_a_steps_hands_carry_their_arrays_and_build_their_points_when_read(env_i
         out = venv.step(_random_actions(rng, out.action_masks))
         hands = out.infos["hands"]
         assert isinstance(hands, list)
+        assert hands.rows.shape == (len(hands),) and hands.scores.shape == hands.sides.shape == (len(hands), venv.num_players)
         if not hands:
             continue
         assert hands.rows.tolist() == [e.row for e in hands]

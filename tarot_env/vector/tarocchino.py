@@ -19,7 +19,7 @@ from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.actions import action_to_string, string_to_action
 from tarot_env.rules.bolognese.config import TarocchinoConfig
-from tarot_env.rules.bolognese.game import HandEnd, HandEnds, MatchDeals, TarocchinoGame
+from tarot_env.rules.bolognese.game import HandEnds, MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.games import GameSpec
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
 from tarot_env.rules.options import check_env_options, check_illegal_action, check_seed
@@ -112,7 +112,12 @@ class TarocchinoVectorEnv:
             self.game.start_deals(self.game_state, self._rows, dealers, packs, deals=self.deals)
         self._started = True
         zeros = np.zeros((self.num_envs, self.num_players))
-        return self._result(self._rows, zeros, np.zeros(self.num_envs, bool), {"ended": np.zeros(0, dtype=np.int64), "hands": []})
+        return self._result(
+            self._rows,
+            zeros,
+            np.zeros(self.num_envs, bool),
+            {"ended": np.zeros(0, dtype=np.int64), "hands": HandEnds.none(self.num_players)},
+        )
 
     def step(self, actions: Any, rows: Any = None) -> VectorStep:
         """One action per table (the player to act's); with ``rows``, only those tables step.
@@ -140,7 +145,7 @@ class TarocchinoVectorEnv:
             self._shape(rows, tricks_before, hands_before, rewards)
         if ends:
             if rows is self._rows:  # every table: row r is at position r
-                at = ends.rows if isinstance(ends, HandEnds) else [e.row for e in ends]
+                at = ends.rows
             else:
                 position = {r: i for i, r in enumerate(rows.tolist())}
                 at = [position[e.row] for e in ends]
@@ -164,9 +169,9 @@ class TarocchinoVectorEnv:
     string_to_action = staticmethod(string_to_action)
 
     # ------------------------------------------------------------------ helpers
-    def _hand_ends(self, ends: list[HandEnd]) -> np.ndarray:
+    def _hand_ends(self, ends: HandEnds) -> np.ndarray:
         """(E, N) the rewards the hands ``ends`` pay (minus what shaping paid), one hand per row."""
-        rows = ends.rows if isinstance(ends, HandEnds) else np.array([e.row for e in ends])
+        rows = ends.rows
         if self.records:
             for e in ends:
                 self._scores[e.row].append(list(e.scores))
@@ -213,7 +218,7 @@ class TarocchinoVectorEnv:
         rows = self._check_rows(rows)
         self._shaped[rows] = 0.0
         self._deal(rows)
-        infos = {"ended": np.zeros(0, dtype=np.int64), "hands": []}
+        infos = {"ended": np.zeros(0, dtype=np.int64), "hands": HandEnds.none(self.num_players)}
         return self._result(rows, np.zeros((len(rows), self.num_players)), np.zeros(len(rows), bool), infos)
 
     def _check_rows(self, rows: Any) -> np.ndarray:

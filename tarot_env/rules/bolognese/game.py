@@ -199,14 +199,8 @@ class HandEnd:
     @property
     def info(self) -> dict[str, Any]:
         """The details: ``hand``, ``result``, ``points`` (a played hand) and what each game adds."""
-        if self._points is not None:
-            points, self._points = self._points.of_hand(), None
-            info = {}
-            for key, value in self._info.items():  # "points" follows "result", as the details read
-                info[key] = value
-                if key == "result":
-                    info["points"] = points
-            self._info = info
+        if self._points is not None:  # the key is in place (TarocchinoGame._hand_points); its value now
+            self._info["points"], self._points = self._points.of_hand(), None
         return self._info
 
     def __eq__(self, other: object) -> bool:
@@ -235,6 +229,11 @@ class HandEnds(list):
     def __init__(self, ends: list[HandEnd], rows: np.ndarray, scores: np.ndarray, sides: np.ndarray) -> None:
         super().__init__(ends)
         self.rows, self.scores, self.sides = rows, scores, sides
+
+    @classmethod
+    def none(cls, num_players: int) -> HandEnds:
+        """No hand ended (the arrays empty, with their shapes)."""
+        return cls([], np.zeros(0, dtype=np.int64), np.zeros((0, num_players), dtype=np.int64), np.zeros((0, num_players), dtype=np.int64))
 
 
 class HandPoints:
@@ -273,8 +272,6 @@ class TarocchinoGame:
         self.opts = config.kernel_options()
         self._second_first = config.options.get("second_deal_first", "opponent")
         self.dest = deal_destinations(self.spec, self.num_players, second_deal_first=self._second_first)
-        self._places = _PLACE_OF_DEST[self.dest.place]  # the state's PLACE code of each pack position
-        self._offsets = 1 + np.arange(self.num_players)  # offset o deals to seat dealer + 1 + o
         self.two_sides = self.spec.two_sides
         self._fresh = TarocchinoState.new(1, self.num_players)  # a new hand's fields (broadcast to the rows dealt)
         self._mori = config.mori
@@ -337,7 +334,7 @@ class TarocchinoGame:
         new_match: bool = True,
         totals: np.ndarray | None = None,
         deals: MatchDeals | None = None,
-    ) -> list[HandEnd]:
+    ) -> HandEnds:
         """Deal ``packs`` (R, 62) from ``dealers`` at ``rows`` and run to the first decision.
 
         ``new_match`` clears the running totals (a new episode); False keeps them (the next
@@ -378,7 +375,7 @@ class TarocchinoGame:
                 deals.dealt.setdefault(r, []).append((int(dealers[i]), packs[i].copy(), self.active_seats(state, r)))
         self._claim_values_at_deal(state, rows)
         if engine.start_hands(ints, seat_ints, cards, legal, rows, self.opts) == 0:
-            return []
+            return HandEnds.none(self.num_players)
         return self._settle(state, rows, None, deals)
 
     def _place(
@@ -387,14 +384,13 @@ class TarocchinoGame:
         """Put the cards of ``packs`` where ``dest`` deals them from ``dealers`` (offset -> seat:
         ``order``, or the dealer's right first when every seat plays)."""
         n = self.num_players
-        seats = (dealers[:, None] + self._offsets) % n if order is None else order[None, :]
-        place = self._places if dest is self.dest else _PLACE_OF_DEST[dest.place]
-        place_cards(rows, packs, seats, dest.seat, place, state.cards)
+        seats = (dealers[:, None] + 1 + np.arange(n)) % n if order is None else order[None, :]  # offset o -> seat
+        place_cards(rows, packs, seats, dest.seat, _PLACE_OF_DEST[dest.place], state.cards)
         state.ints[rows, N_ACTIVE] = np.count_nonzero(state.seat_ints[rows, :, ACTIVE], axis=1)
 
     def shuffle_and_deal(
         self, state: TarocchinoState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator, deals: MatchDeals | None = None
-    ) -> list[HandEnd]:
+    ) -> HandEnds:
         packs = np.argsort(rng.random((len(rows), NUM_CARDS)), axis=1)
         return self.start_deals(state, rows, dealers, packs, deals=deals)
 
@@ -420,7 +416,7 @@ class TarocchinoGame:
         rng: np.random.Generator | None = None,
         deals: MatchDeals | None = None,
         parallel: bool = False,
-    ) -> list[HandEnd]:
+    ) -> HandEnds:
         """Apply one legal action per row (the caller has checked ``state.legal``), then run
         the NumPy phases the rows reached. Returns the hands that ended. A match's next hand
         is dealt from ``deals.queued`` when a fixed deal waits there, else shuffled with ``rng``.
@@ -431,7 +427,7 @@ class TarocchinoGame:
         ints, seat_ints, cards, hist, legal = state.blocks
         kernel = engine.step_rows_parallel if parallel else engine.step_rows
         if kernel(ints, seat_ints, cards, hist, legal, rows, actions, self.opts) == 0:
-            return []
+            return HandEnds.none(self.num_players)
         return self._settle(state, rows, rng, deals, parallel)
 
     def _settle(
@@ -441,7 +437,7 @@ class TarocchinoGame:
         rng: np.random.Generator | None,
         deals: MatchDeals | None = None,
         parallel: bool = False,
-    ) -> list[HandEnd]:
+    ) -> HandEnds:
         """The rows the compiled step stopped at PREPARE or SCORE (``parallel``: the compiled
         loops of both, the declarations and the Matto exchange, on numba's threads)."""
         phase = state.ints[rows, PHASE]
@@ -449,7 +445,7 @@ class TarocchinoGame:
             self._prepare(state, rows[phase == PH_PREPARE], parallel)
             phase = state.ints[rows, PHASE]
         scoring = rows[phase == PH_SCORE]
-        return self._score_rows(state, scoring, rng, deals, parallel) if len(scoring) else []
+        return self._score_rows(state, scoring, rng, deals, parallel) if len(scoring) else HandEnds.none(self.num_players)
 
     def _prepare(self, state: TarocchinoState, rows: np.ndarray, parallel: bool = False) -> None:
         """Hands are final: each seat's declaration value, its claim value, the cards a
@@ -466,7 +462,7 @@ class TarocchinoGame:
         rng: np.random.Generator | None,
         deals: MatchDeals | None,
         parallel: bool = False,
-    ) -> list[HandEnd]:
+    ) -> HandEnds:
         """Score the hands that ended at ``rows`` (all at once), settle the match, deal the next hands."""
         ints, seat_ints = state.ints, state.seat_ints
         n, R = self.num_players, len(rows)
@@ -608,6 +604,7 @@ class TarocchinoGame:
         common = {"mori": self._mori}
         for info in infos:
             info["result"] = "played"
+            info["points"] = None  # each hand's HandPoints, made plain numbers when its details are read (HandEnd.info)
         if self.spec.scoring == "poste":  # Terziglio (§10.6)
             contract = ints[rows, CONTRACT]
             # a "di mio" Pozzo is already in the piles: the engine put it in the last trick's
