@@ -16,7 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarot_env.rules.french.scoring import chelem_bonus, share_out, unit_score
+import tarot_env
+from tarot_env.rules.french.actions import MULTIPLIER, POIGNEE_BONUS
+from tarot_env.rules.french.scoring import chelem_bonus, score_terms, share_out, unit_score, unit_terms
 from tarot_env.rules.french.state import Chelem
 
 CONTRACT = {"P": 1, "G": 2, "GS": 3, "GC": 4}
@@ -319,3 +321,73 @@ def test_unit_score_works_on_a_batch():
     unit, made = unit_score(contract, half_points, bouts, np.array([1, 1, 0]), np.array([20, 20, 0]), np.array([0, 0, 0]))
     assert unit.tolist() == [106, -42, -31]
     assert made.tolist() == [True, False, False]
+
+
+# --------------------------------------------------------------------------- §9.1 term by term
+@pytest.mark.parametrize(
+    ("vid", "terms"),
+    [
+        # id: made, d, m, contract sgn*(25 + d)*m, petit au bout pab*10*m, poignées sgn*H, chelem C
+        ("V1", (True, 8, 2, 66, 20, 20, 0)),
+        ("V2", (True, 4, 4, 116, -40, 0, 0)),
+        ("V3", (False, 7, 1, -32, 10, -20, 0)),
+        ("V5", (True, 46, 2, 142, 20, 20, 400)),
+        ("V10", (False, 56, 6, -486, 0, 0, -200)),
+        ("V11", (False, 1, 2, -52, 0, 0, 0)),
+    ],
+)
+def test_unit_terms_of_the_worked_vectors(vid: str, terms: tuple) -> None:
+    """§9.1 term by term (what ``tarot play`` shows): the terms of the worked vectors, by hand,
+    add up to their S; the poignée takes the sign of the deal's winner (V3: the taker's own
+    poignée counts against him), the petit au bout its own side's (V2: the defence's, in a made
+    contract)."""
+    _, _, con, pts, bouts, poignees, pab, chelem, _, _, unit = next(v for v in SPEC_VECTORS if v[0] == vid)
+    chelem_pts, _ = chelem_bonus(*CHELEM[chelem])
+    got = unit_terms(CONTRACT[con], round(2 * pts), bouts, PAB[pab], poignees, chelem_pts)
+    assert tuple(int(x) if not isinstance(x, bool) else x for x in got) == terms
+    assert sum(terms[3:]) == unit
+
+
+def _played_to_the_end(n: int, seed: int):
+    """A French deal of ``n`` players played by random legal moves; its env."""
+    env = tarot_env.make("french_tarot_v0", num_players=n)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while not env.unwrapped.game_over:
+        obs = env.observe(env.agent_selection)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return env
+
+
+def test_score_terms_are_the_scores_own() -> None:
+    """``score_terms`` reads a finished deal's S term by term from what the scoring stored: the
+    terms add up to the deal's unit, agree with its result fields (made, petit au bout, chelem,
+    the poignées shown), over deals with each term non-zero; a deal thrown in has none."""
+    seen = set()
+    for n in (3, 4, 5):
+        for seed in range(40):
+            env = _played_to_the_end(n, seed)
+            raw = env.unwrapped
+            s = raw.game_state
+            info = raw.infos[raw.possible_agents[0]]
+            if info["result"] != "played":
+                continue
+            t = score_terms(raw.game, s, 0)
+            assert t["unit"] == info["unit"] == t["contract"] + t["petit_au_bout"] + t["poignees"] + t["chelem"]
+            sgn = 1 if info["made"] else -1
+            assert t["made"] is info["made"] and t["multiplier"] == MULTIPLIER[int(s.contract[0])]
+            assert t["threshold"] == [56, 51, 41, 36][info["attack_bouts"]]
+            assert t["difference"] == -(-abs(info["attack_points"] - t["threshold"]) // 1)  # the half point to the winner
+            assert t["contract"] == sgn * (25 + t["difference"]) * t["multiplier"]
+            assert t["petit_au_bout"] == info["petit_au_bout"] * 10 * t["multiplier"]
+            assert t["poignees"] == sgn * int(POIGNEE_BONUS[s.poignee[0]].sum())
+            assert (t["chelem"] != 0) == (info["chelem"] != "none")
+            seen |= {k for k in ("petit_au_bout", "poignees", "chelem") if t[k]}
+    assert seen == {"petit_au_bout", "poignees", "chelem"}
+
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    env.reset(seed=0)
+    while not env.unwrapped.game_over:
+        env.step(env.unwrapped.string_to_action("pass"))
+    with pytest.raises(ValueError, match=r"holds no played, finished deal \(result all_passed\): it has no score to break down"):
+        score_terms(env.unwrapped.game, env.unwrapped.game_state, 0)

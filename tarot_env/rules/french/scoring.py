@@ -33,7 +33,7 @@ import numpy as np
 from tarot_env._jit import njit
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK, IS_BOUT, PETIT
 from tarot_env.rules.french.actions import MULTIPLIER, POIGNEE_BONUS
-from tarot_env.rules.french.state import COLUMN, Chelem
+from tarot_env.rules.french.state import COLUMN, Chelem, Phase, Result
 from tarot_env.rules.french.teams import is_attack_row
 
 if TYPE_CHECKING:
@@ -74,8 +74,12 @@ def scoring_options(g: Rules) -> np.ndarray:
 
 
 # ====================================================================== the rules
-def unit_score(contract, points, bouts, petit_au_bout, poignees, chelem):
-    """§9.1 and §9.3: the unit S (what each defender pays) and whether the contract is made.
+def unit_terms(contract, points, bouts, petit_au_bout, poignees, chelem):
+    """§9.1 and §9.3 term by term: ``(made, d, m, contract, petit au bout, poignées, chelem)``,
+    whether the contract is made, the points over or under the threshold ``d``, the multiplier
+    ``m`` and the four terms of S, each signed from the attack's side: ``sgn*(25 + d)*m``,
+    ``pab*10*m``, ``sgn*H`` and ``C``. The unit S is their sum (:func:`unit_score`); the terms
+    are also what a player is shown of the score (``tarot play``, :func:`score_terms`).
 
     Args (plain numbers, or arrays that broadcast): ``contract`` 1..4 (petite, garde, garde
     sans, garde contre); ``points`` the attack's card points in **half-points**; ``bouts``
@@ -87,7 +91,14 @@ def unit_score(contract, points, bouts, petit_au_bout, poignees, chelem):
     diff = (abs(points - threshold) + 1) // 2  # the leftover half point goes to the winner
     sgn = 2 * made - 1
     mult = MULTIPLIER[contract]
-    return sgn * (25 + diff) * mult + petit_au_bout * 10 * mult + sgn * poignees + chelem, made
+    return made, diff, mult, sgn * (25 + diff) * mult, petit_au_bout * 10 * mult, sgn * poignees, chelem
+
+
+def unit_score(contract, points, bouts, petit_au_bout, poignees, chelem):
+    """§9.1 and §9.3: the unit S (what each defender pays) and whether the contract is made:
+    the sum of :func:`unit_terms` (the same arguments)."""
+    made, _, _, base, pab, poignee, chelem_points = unit_terms(contract, points, bouts, petit_au_bout, poignees, chelem)
+    return base + pab + poignee + chelem_points, made
 
 
 def chelem_bonus(announced, attack_chelem, defence_chelem, double_penalty=True):
@@ -169,7 +180,10 @@ def score_row(b, ints, flags, seat_ints, card_ints, history, opts):
     poignees = 0
     for s in range(n):
         poignees += POIGNEE_BONUS[seat_ints[b, POIGNEE, s]]
-    unit, made = _unit_score(ints[b, CONTRACT], points, bouts, pab, poignees, chelem_points)
+    made, _, _, base, pab_points, poignee_points, chelem_points = _unit_terms(
+        ints[b, CONTRACT], points, bouts, pab, poignees, chelem_points
+    )
+    unit = base + pab_points + poignee_points + chelem_points  # unit_score, whose terms are compiled here
     ints[b, ATTACK_POINTS] = points
     ints[b, ATTACK_BOUTS] = bouts
     flags[b, MADE] = made
@@ -185,9 +199,9 @@ def score_rows(rows, ints, flags, seat_ints, card_ints, history, opts):
         score_row(rows[i], ints, flags, seat_ints, card_ints, history, opts)
 
 
-# compiled: the rules into the loop, the loop as the kernel (``unit_score`` and ``chelem_bonus``
-# stay Python functions as well, for callers with arrays)
-_unit_score = njit(unit_score, inline=True) or unit_score
+# compiled: the rules into the loop, the loop as the kernel (``unit_terms``, ``unit_score`` and
+# ``chelem_bonus`` stay Python functions as well, for callers with arrays)
+_unit_terms = njit(unit_terms, inline=True) or unit_terms
 _chelem_bonus = njit(chelem_bonus, inline=True) or chelem_bonus
 share_row = njit(share_row, inline=True) or share_row
 petit_au_bout = njit(petit_au_bout, inline=True) or petit_au_bout
@@ -208,3 +222,34 @@ def share_out(n: int, taker: np.ndarray, partner: np.ndarray, unit: np.ndarray) 
     for i in range(len(unit)):
         share_row(n, int(taker[i]), int(partner[i]), int(unit[i]), scores[i])
     return scores
+
+
+def score_terms(g: Rules, s: FrenchTarotState, row: int) -> dict[str, int | bool]:
+    """The unit S of ``row``'s finished, played deal term by term (:func:`unit_terms`), from the
+    results :func:`score_row` stored (points, bouts, petit au bout, chelem) and the poignées
+    shown: ``made``, ``threshold`` (points, §1), ``difference`` (§9.3), ``multiplier``, the
+    terms ``contract``, ``petit_au_bout``, ``poignees``, ``chelem`` (signed from the attack's
+    side) and ``unit``. What ``tarot play`` shows at the end of a deal, so that the breakdown
+    is the score's own, not a second computation of it.
+
+    Raises ``ValueError`` for a deal that is not over or was not played (thrown in, petit sec),
+    which has no score to break down."""
+    if int(s.result[row]) != Result.PLAYED or int(s.phase[row]) != Phase.DONE:
+        raise ValueError(
+            f"row {row} holds no played, finished deal (result {Result.name(int(s.result[row]))}): it has no score to break down"
+        )
+    code = int(s.chelem_result[row])
+    attack_chelem = code in (_ANNOUNCED_MADE, _UNANNOUNCED_MADE)
+    defence_chelem = code in (_DEFENCE, _BOTH)
+    chelem_points, _ = chelem_bonus(bool(s.chelem[row]), attack_chelem, defence_chelem, g.config.double_chelem_penalty)
+    poignees = int(POIGNEE_BONUS[s.poignee[row]].sum())
+    bouts = int(s.attack_bouts[row])
+    made, diff, mult, base, pab, poignee, chelem = unit_terms(
+        int(s.contract[row]), int(s.attack_points[row]), bouts, int(s.petit_au_bout[row]), poignees, chelem_points
+    )
+    terms = {"contract": int(base), "petit_au_bout": int(pab), "poignees": int(poignee), "chelem": int(chelem)}
+    unit = int(s.unit[row])
+    if sum(terms.values()) != unit:  # the terms are the scoring's own: they cannot differ from the S it stored
+        raise AssertionError(f"the terms {terms} of row {row} do not add up to its unit S = {unit}")
+    threshold = int(THRESHOLD_HALF_POINTS[bouts]) // 2
+    return {"made": bool(made), "threshold": threshold, "difference": int(diff), "multiplier": int(mult), **terms, "unit": unit}
