@@ -531,8 +531,60 @@ def _key(r: dict) -> tuple:
     return (r.get("api"), r["env"], json.dumps(r["config"], sort_keys=True), r.get("batch_size"), spread)
 
 
+def _players(env_id: str, config: dict) -> int:
+    """The player count a configuration measures: its ``num_players``, else the game's only count."""
+    from tarot_env.cli import checks
+
+    return config.get("num_players", checks.player_counts(env_id)[0])
+
+
+#: the flags that only the vector API reads (their dest and how the command line writes them)
+VECTOR_FLAGS = {"batch": "--batch", "threads": "--threads", "lockstep": "--lockstep", "min_steps": "--min-steps",
+                "scaling_plot": "--scaling-plot"}  # fmt: skip
+DEFAULT_PLOT = "runs/vector_throughput.png"
+
+
+def check_plan(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
+    """The env ids to measure, after refusing every flag that would measure nothing or be ignored.
+
+    A benchmark that measures nothing and still writes its file (``--api aec --env ottocento_v0
+    --players 3``: Ottocento has no 3-player table) reads as a result; so does a vector flag
+    given to an AEC run. Either is refused here, in one line, before anything is measured. Without
+    ``--env``, the envs that no ``--players`` count fits are skipped, and the run says so.
+    """
+    from tarot_env.cli import checks
+
+    for env_id in args.env or []:
+        if env_id not in tarot_env.ENV_IDS:
+            parser.error(f"argument --env: unknown env id {env_id!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
+    if args.api == "aec":
+        given = [flag for dest, flag in VECTOR_FLAGS.items() if getattr(args, dest) not in (None, False)]
+        if args.plot not in ("", DEFAULT_PLOT):
+            given.append("--plot")
+        if given:
+            parser.error(f"{', '.join(given)} refused with --api aec: only the vector API reads them (give --api vector or all)")
+    env_ids = list(args.env or tarot_env.ENV_IDS)
+    if args.players:
+        for n in args.players:
+            if args.env:
+                for env_id in env_ids:
+                    if why := checks.players_error(env_id, n):
+                        parser.error(why)
+            elif not any(n in checks.player_counts(e) for e in env_ids):
+                parser.error(f"--players {n} refused: no game is played by {n} players (tarot list shows each game's counts)")
+        fitting = [e for e in env_ids if set(args.players) & set(checks.player_counts(e))]
+        for env_id in env_ids:
+            if env_id not in fitting:
+                counts = "/".join(map(str, checks.player_counts(env_id)))
+                print(f"{env_id:<20} skipped: played by {counts} players, not --players {'/'.join(map(str, args.players))}", flush=True)
+        env_ids = fitting
+    return env_ids
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from tarot_env.cli import checks
+
+    parser = checks.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--api", choices=("vector", "aec", "all"), default="all", help="which API to measure (default: all)")
     parser.add_argument("--env", action="append", help="env id (repeatable; default: all)")
     parser.add_argument("--players", type=int, action="append",
@@ -541,14 +593,14 @@ def main() -> None:
                         help="vector batch sizes, comma-separated (repeatable; default 1,16,256,1024,4096,16384)")  # fmt: skip
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per configuration (default 10)")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per configuration; the median is reported (default 5)")
-    parser.add_argument("--min-steps", type=int, default=100, help="vector: fewest steps per timed run, about a deal (default 100)")
+    parser.add_argument("--min-steps", type=int, default=None, help="vector: fewest steps per timed run, about a deal (default 100)")
     parser.add_argument(
         "--out",
         default="runs/benchmark.json",
         help="JSON output file (default runs/benchmark.json; other configurations' results in it are kept)",
     )
     parser.add_argument(
-        "--plot", default="runs/vector_throughput.png", help="vector plot, PNG (default runs/vector_throughput.png; '' for none)"
+        "--plot", default=DEFAULT_PLOT, help=f"vector plot, PNG (default {DEFAULT_PLOT}; '' for none)"
     )
     parser.add_argument(
         "--scaling-plot", default=None, metavar="PNG",
@@ -572,13 +624,14 @@ def main() -> None:
         print(json.dumps(r))
         return
 
+    env_ids = check_plan(args, parser)
+    min_steps = 100 if args.min_steps is None else args.min_steps
     load_before = os.getloadavg() if hasattr(os, "getloadavg") else None  # other processes share the cores
     results = []
-    env_ids = args.env or tarot_env.ENV_IDS
     if args.api in ("aec", "all"):
         for env_id in env_ids:
             for config in CONFIGS.get(env_id, [{}]):
-                if args.players and config.get("num_players") not in args.players:
+                if args.players and _players(env_id, config) not in args.players:
                     continue
                 r = bench_aec(env_id, config, args.seconds, args.repeats)
                 results.append(r)
@@ -597,12 +650,12 @@ def main() -> None:
                 continue
             configs = VECTOR_CONFIGS[env_id]
             if args.players:
-                configs = [c for c in CONFIGS.get(env_id, [{}]) if c.get("num_players") in args.players]
+                configs = [c for c in CONFIGS.get(env_id, [{}]) if _players(env_id, c) in args.players]
             threads = args.threads or [None]
             for config in configs:
                 for batch, k in ((b, k) for b in batches for k in threads):
                     child_config = config if k is None else {**config, "num_threads": k}
-                    r = run_child(env_id, child_config, batch, args.seconds, args.repeats, args.min_steps, args.lockstep)
+                    r = run_child(env_id, child_config, batch, args.seconds, args.repeats, min_steps, args.lockstep)
                     results.append(r)
                     print(
                         f"vector {env_id:<20} players={config.get('num_players', '-')!s:<3} B={batch:<6} "
@@ -615,6 +668,8 @@ def main() -> None:
             if args.threads and len(set(args.threads)) > 1:
                 print_thread_scaling([r for r in results if r["env"] == env_id])
 
+    if not results:  # check_plan leaves something to measure; a file of nothing must never read as a result
+        parser.error("nothing was measured: no configuration fits the flags given; nothing written")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     today = datetime.date.today().isoformat()

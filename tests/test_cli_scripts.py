@@ -1,0 +1,63 @@
+"""``tarot bench``, ``tarot arena`` and ``tarot train`` do what they say (issue 29, section 3).
+
+A flag that does not apply is refused before anything runs, never dropped with a file written
+all the same; the arena names a table as the benchmark suite does and writes nothing into the
+repository's tracked folders unless told to; the env id may be given as the first argument, as
+``tarot play`` takes it. The command's own ``main`` runs in-process where nothing heavy runs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tarot_env.cli import main
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``tarot argv``; check the refusal (non-zero status, one line on stderr); the line."""
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code
+    captured = capsys.readouterr()
+    assert code not in (0, None), f"tarot {' '.join(argv)} was accepted:\n{captured.out}"
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tarot"), captured.err
+    return lines[0]
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # whatever is written by mistake lands here, not in the repository
+
+
+# ------------------------------------------------------------------------------------- bench
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (["--env", "ottocento_v0", "--players", "3"], ["--players 3", "ottocento_v0", "4 players"]),
+        (["--env", "french_tarot_v0", "--env", "millone_v0", "--players", "4"], ["--players 4", "millone_v0", "2 players"]),
+        (["--players", "7"], ["--players 7", "no game"]),
+        (["--env", "french_tarot_v0", "--batch", "16"], ["--batch", "--api aec"]),
+        (["--env", "french_tarot_v0", "--threads", "1,2"], ["--threads", "--api aec"]),
+        (["--env", "french_tarot_v0", "--plot", "runs/x.png"], ["--plot", "--api aec"]),
+        (["--env", "no_such_env"], ["'no_such_env'", "env ids"]),
+    ],
+)
+def test_bench_refuses_a_flag_that_measures_nothing(flags, named, capsys, tmp_path):
+    line = refused(["bench", "--api", "aec", "--seconds", "0.1", "--repeats", "1", *flags, "--out", "b.json"], capsys)
+    for word in named:
+        assert word in line, line
+    assert not (tmp_path / "b.json").exists()
+
+
+def test_bench_measures_a_one_count_game_at_its_count(capsys, tmp_path):
+    """``--players 4`` for Ottocento, a 4-player game, measures it (it measured nothing and wrote the file)."""
+    assert main(["bench", "--api", "aec", "--env", "ottocento_v0", "--players", "4", "--seconds", "0.2", "--repeats", "1",
+                 "--out", "b.json"]) == 0  # fmt: skip
+    results = json.loads((tmp_path / "b.json").read_text())["results"]
+    assert [(r["api"], r["env"]) for r in results] == [("aec", "ottocento_v0")]
+    assert results[0]["decisions"] > 0
