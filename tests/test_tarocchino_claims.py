@@ -691,6 +691,22 @@ def test_millone_claims_use_only_first_deal_cards(total, window):
     assert d.claim_values == []  # no other window: the opponent, at 0 + 17, is far from 1000
 
 
+def test_millone_dealer_first_turn_claim_credits_the_whole_declaration():
+    """U29 with U27: a claim at a player's first turn is made with the declaration he makes
+    there; only its first-deal cards count toward the target (§11.6), and the hand's score
+    credits the whole of it. The opponent leads and declares 162 (tests/test_tarocchino_decisions.py
+    works it out); the dealer then claims at 986 with Regine QS QB QC (14: QD came in the second
+    deal) and his hand scores his whole 28. Before the fix it scored the first-deal 14:
+    [14, 162]. (The opponent's first-turn claim: test_u29_the_opponent_claims_at_his_first_turn.)"""
+    env = new_env("millone_v0", millone_deal(), totals=[986, 0])
+    d = Driver(env, discards=MIL_DISCARDS, declare=(0, 1), claim=(0,))
+    d.run()
+    assert d.claim_values == [(0, 1000)] and d.log[-1] == (0, "claim", "claim")
+    i = info(env)
+    assert (i["result"], i["claimer"], i["claim_value"], i["game_winner"]) == ("claimed", 0, 1000, 0)
+    assert i["scores"] == [28, 162]
+
+
 @pytest.mark.parametrize("early", [False, True])
 def test_centocinquanta_opponent_claim_timing(early):
     """U21: the opponent's window comes at his first turn (default: after the dealer's discard),

@@ -422,8 +422,11 @@ def millone_env(totals):
 def test_u29_the_opponent_claims_at_his_first_turn():
     """U29: at 983 the opponent's window after the dealer's pickup opens (983 + 17); he declines
     it, and at his first turn, before his first card, he has a second window with the first-deal
-    cards he still holds (KS KB KC: 17, not the 34 of his four Kings, §11.6). His claim there wins.
-    Before U29 he had no window at his first turn."""
+    cards he still holds (KS KB KC: 17, not the 34 of his four Kings, §11.6). His claim there wins,
+    and the hand credits him the whole declaration he claimed with (U27): Re KS KB KC KD 34 +
+    Tarocchi ANG BEG MAT 18; Coppe K N F and Denari K N F with the two contatori 20 each, Mori M3
+    M4 with them 15, three sequences doubled: 110; 162. Before U29 he had no window at his first
+    turn; before its clarification the hand credited the 17 his claim counted."""
     env = millone_env([0, 983])
     policy = scripted(claim={1: 2}, discards=MIL_DISCARDS)
     holds_kd = []
@@ -439,7 +442,7 @@ def test_u29_the_opponent_claims_at_his_first_turn():
     assert windows == [(1, 1000), (1, 1000)] and holds_kd == [False, True]
     i = info(env)
     assert (i["result"], i["claimer"], i["claim_value"], i["game_winner"]) == ("claimed", 1, 1000, 1)
-    assert i["scores"] == [0, 17]
+    assert i["scores"] == [0, 162]
 
 
 def test_u29_first_turn_claims_count_only_first_deal_cards():

@@ -54,6 +54,7 @@ from tarot_env.rules.bolognese.state import (
     CONTRACT,
     DEALER,
     DEALT_TO,
+    DECL,
     DECLARED,
     FIRST,
     GAME_WINNER,
@@ -88,6 +89,7 @@ from tarot_env.rules.bolognese.state import (
     SOLOIST,
     TOTAL,
     TRICKS,
+    W_FIRST_TURN,
     W_PICKUP,
     WINDOW,
     TarocchinoState,
@@ -535,10 +537,12 @@ class TarocchinoGame:
     def _claimed_scores(self, state: TarocchinoState, r: int, claimer: int, side: int) -> np.ndarray:
         """(N,) each seat's score of a hand ended by a correct claim (U27): every declaration made
         so far in the hand counts for its side, as §7 records it at once. The claiming side has
-        the declaration its claim used (the claimer's own; in Ottocento's §8.4 step 4 the Primo's
-        is part of it, and counted once) and what its players declared before; the other side
-        what its players declared. Quindici: rounded (q) as a hand score is (§13, U15); the
-        claimer's part is the rounded value his claim used (U24)."""
+        the declaration the claimer claimed with (in Ottocento's §8.4 step 4 the Primo's is part of
+        his claim, and counted once, as the Primo declared it) and what its players declared
+        before; the other side what its players declared. At a Millone first turn the claim counted
+        only the first-deal cards of his declaration toward the target, yet it is the declaration he
+        makes there, so the whole of it is credited (U29, §11.6). Quindici: rounded (q) as a hand
+        score is (§13, U15); the claimer's part is the rounded value his claim used (U24)."""
         ints, seat_ints = state.ints, state.seat_ints
         sides = self.sides(state, r)
         declared = np.bincount(sides, weights=seat_ints[r, :, DECLARED], minlength=2).astype(np.int64)
@@ -546,8 +550,14 @@ class TarocchinoGame:
         if self.spec.rounded:  # Quindici, two players: the claimer has declared nothing yet
             credit = quindici_round(declared)
             credit[side] += used
-        else:  # the claimer's own declaration (his first cards at his pickup window, §8.4.1)
-            own = int(ints[r, PICKUP_DECL]) if int(ints[r, WINDOW]) == W_PICKUP else int(seat_ints[r, claimer, CLAIM_DECL])
+        else:  # the declaration the claimer makes with the cards he holds at his window
+            window = int(ints[r, WINDOW])
+            if window == W_PICKUP:  # his first cards, before he picks up his last 2 (§8.4.1)
+                own = int(ints[r, PICKUP_DECL])
+            elif window == W_FIRST_TURN:  # his whole declaration, though Millone's claim counted only its first-deal cards (U29, §11.6)
+                own = int(seat_ints[r, claimer, DECL])
+            else:  # the opponent's right after the pickup: his hand before any discard (§11.3, U21)
+                own = int(seat_ints[r, claimer, CLAIM_DECL])
             credit = declared
             credit[side] += own
         return credit[sides]
