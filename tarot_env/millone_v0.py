@@ -16,8 +16,8 @@ Millone (§11 of `docs/rules/tarocchino.md`), the two-player game of two deals: 
 and the dealer discard 10 each, a second deal gives them 10 more, and the dealer discards 2
 more; then 20 tricks. Declarations at the first turn; a player whose running total with his
 declaration would reach the target (1000) may claim and wins at once: the dealer before his
-pickup, the opponent right after it, and each at his own first turn (U8, U29), with first-deal
-cards only (§11.6). Actions in this game:
+pickup, the opponent right after it, and each at his own first turn (U8, U29), counting only
+first-deal cards toward the target (§11.6). Actions in this game:
 `play`, `discard`, `declare` / `no_declare`, `claim` / `no_claim`, and `give` with
 `matto_exchange="choose"`; never the auction.
 Agents are `player_0` … `player_{n-1}` in play order (seat `s + 1` plays after seat `s`, on
@@ -198,8 +198,9 @@ side that won it and minus that to the other, in the reward mode's unit; the han
 is reduced by what was paid, so a hand's rewards sum to the unshaped ones (exactly with
 `reward="score"`, to floating-point rounding with `"normalised"`).
 A correct claim ends the game at once: the hand is not played, its score credits every
-declaration made so far to its side (U27: the claiming side's includes the value its claim
-used), and the claiming side wins. A claim needs a declaration worth more than 0 (U28). A wrong claim
+declaration made so far to its side (U27: the claiming side's includes the declaration it
+claimed with, whole even where only its first-deal cards counted toward the target, U29), and
+the claiming side wins. A claim needs a declaration worth more than 0 (U28). A wrong claim
 (offered only with `wrong_claim="loses"`) loses the game; its reward is ∓ the target.
 In a match, `match_reward="deals"` (default) pays each hand's reward as it ends and
 `"result"` only the match result at the end (+1 / −1, 0 for a draw). `infos[agent]` after a hand
