@@ -4,8 +4,13 @@ played out on the room's clock; and on the wire, the hello and waiting for a mes
 from __future__ import annotations
 
 import json
+import socket
+import threading
+import time
 from pathlib import Path
 from typing import Any
+
+import uvicorn
 
 from tarot_env.web.app import create_app
 from tarot_env.web.room import Room, Table, User
@@ -67,8 +72,55 @@ def receive_until(ws: Any, pred: Any, log: list[dict[str, Any]] | None = None, l
 
 
 def app_for(tmp_path: Path, name: str = "room.sqlite", tick: float = 0.005) -> Any:
-    """The app over a room whose robots play at once, its database and records under ``tmp_path``."""
-    return create_app(str(tmp_path / name), room=Room(robot_delay=0.0, pause=0.0), records_dir=tmp_path / "records", tick=tick)
+    """The app over a room whose robots play at once, its database and records under ``tmp_path``. Its
+    heartbeat is an hour apart: these tests read the messages one by one, and a ping would be one more
+    (tests/test_web_heartbeat.py tests the heartbeat)."""
+    return create_app(
+        str(tmp_path / name),
+        room=Room(robot_delay=0.0, pause=0.0),
+        records_dir=tmp_path / "records",
+        tick=tick,
+        heartbeat=3600.0,
+        silence=7200.0,
+    )
+
+
+class LiveServer:
+    """The room served by uvicorn on a free loopback port, in a thread of this process (as ``tarot serve``
+    serves it), for browsers and raw WebSocket clients. ``heartbeat`` and ``silence`` as in create_app."""
+
+    def __init__(self, tmp: Path, *, room: Room | None = None, heartbeat: float = 10.0, silence: float = 30.0) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.room = room or Room(robot_delay=0.05, pause=1.0, reconnect_window=120.0)
+        self.app = create_app(
+            str(tmp / "room.sqlite"), room=self.room, records_dir=tmp / "records", tick=0.02, heartbeat=heartbeat, silence=silence
+        )
+        self.server = uvicorn.Server(
+            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
 
 
 def open_table(ws: Any, env: str, players: int, robot: str) -> None:

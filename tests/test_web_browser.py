@@ -13,23 +13,18 @@ Needs /usr/bin/chromium and /usr/bin/chromedriver (``apt-get install chromium ch
 from __future__ import annotations
 
 import os
-import socket
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
+from helpers_web import LiveServer
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-
-from tarot_env.web.app import create_app
-from tarot_env.web.room import Room
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -40,38 +35,11 @@ IMG.mkdir(parents=True, exist_ok=True)
 
 
 # ------------------------------------------------------------------------------------- fixtures
-class LiveServer:
-    def __init__(self, tmp: Path) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.room = Room(robot_delay=0.05, pause=1.0, reconnect_window=120.0)
-        self.app = create_app(str(tmp / "room.sqlite"), room=self.room, records_dir=tmp / "records", tick=0.02)
-        self.server = uvicorn.Server(
-            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")
-        )
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[LiveServer]:
-    with LiveServer(tmp_path) as server:
+    # pings every second, a page silent for 8 s is dropped: the pages must answer them (8 s, not less:
+    # a page slowed by a loaded machine must not be dropped in the middle of a scenario)
+    with LiveServer(tmp_path, heartbeat=1.0, silence=8.0) as server:
         yield server
 
 
@@ -321,16 +289,22 @@ def test_disconnection_robot_takes_the_seat_and_the_player_comes_back(live: Live
     click(d, "#start")
     wait(lambda: my_turn(d), what="Bob's turn")
     table = live.room.tables[1]
-    d.get("about:blank")  # the page is gone: the WebSocket closes
-    wait(lambda: table.seats[0].bot_plays, what="the robot in Bob's seat")
+    # the page answers the server's pings (every second here; 8 s of silence is a disconnection): Bob stays
+    time.sleep(live.app.state.server.silence + 1.0)
+    assert table.seats[0].connected and not table.seats[0].bot_plays
+    d.execute_script("window.beforeLeaving = true;")  # still there on return only if the page came from the back-forward cache
+    d.get("about:blank")  # the page is gone (Chromium keeps it in its back-forward cache): its WebSocket closes on pagehide
+    wait(lambda: table.seats[0].bot_plays, timeout=10.0, what="the robot in Bob's seat")
     # the robot plays Bob's turns at once (not after his time per turn)
     wait(lambda: table.turn != 0 or table.state != "playing", what="the robot's move for Bob")
-    d.get(live.url)  # back: the page says hello with Bob's token and he takes his seat again
+    d.back()  # back: the page (from the cache, or loaded again) says hello with Bob's token and takes his seat again
     wait(lambda: d.find_element(By.ID, "table").is_displayed(), what="the table again")
     wait(lambda: not table.seats[0].bot_plays, what="Bob back in his seat")
     wait(lambda: "is back" in text(d, "#events"), what="the return in the log")
     assert "away" not in text(d, '.seat[data-seat="0"]')
     assert any("disconnected" in e for e in table.events)
+    cached = d.execute_script("return window.beforeLeaving === true")
+    print(f"the page came back from the back-forward cache: {cached}")
     play_to_the_end(d, table=table)
     assert table.game_result is not None and table.game_result.xp[0] > 0  # he came back in time: the game counts
 

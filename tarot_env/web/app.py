@@ -8,6 +8,12 @@ every change each browser at the table receives the table as its seat sees it
 (:meth:`Table.view`): never another seat's hidden cards. A task advances the room's clock a few
 times a second (robot moves, time-outs, reconnection windows, the next deal).
 
+A browser can go without closing its socket: a page kept alive in the back-forward cache, a laptop
+asleep, a network that drops silently. So the server sends every browser ``{"type": "ping"}`` every
+``heartbeat`` seconds, and a connection from which nothing (a ``pong`` or any other message) has come
+for ``silence`` seconds is dropped and treated as a disconnection: the robot takes the seat, and the
+person coming back takes it again (the page also closes its socket itself on ``pagehide``).
+
 The protocol is documented in docs/web.md.
 """
 
@@ -57,6 +63,7 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "move": {"action": ((int,), True)},
     "cancel": {},
     "cancel_answer": {"accept": ((bool,), True)},
+    "pong": {},
 }
 
 
@@ -163,6 +170,7 @@ class Client:
 
     ws: WebSocket
     address: str | None
+    heard: float = 0.0  # when its last message came (time.monotonic()): a silent one is dropped
     user: User | None = None
     table: Table | None = None
     invite: str | None = None  # the invitation he came with (a private table's spectators need it)
@@ -177,12 +185,18 @@ class Server:
         room: Room | None = None,
         records_dir: str | Path | None = None,
         tick: float = 0.05,
+        heartbeat: float = 10.0,
+        silence: float = 30.0,
     ) -> None:
+        if not 0 < heartbeat < silence:
+            raise ValueError(f"heartbeat {heartbeat!r} and silence {silence!r}: need 0 < heartbeat < silence (seconds)")
         self.store = store
         self.room = room or Room()
         self.room._next_id = max(self.room._next_id, store.next_table_id())
         self.records_dir = Path(records_dir) if records_dir else None
         self.tick = tick
+        self.heartbeat = heartbeat
+        self.silence = silence
         self.clients: list[Client] = []
         self.users: dict[int, User] = {}
         self.records: dict[int, list[int]] = {}  # table id -> its deal records' ids
@@ -280,6 +294,48 @@ class Server:
                 log.exception("tarot serve: the room's clock failed; it goes on")
             await asyncio.sleep(self.tick)
 
+    # ----------------------------------------------------------------------------- the heartbeat
+    async def run_heartbeat(self) -> None:
+        """Ping every browser every ``heartbeat`` seconds; drop those silent for ``silence`` seconds."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            try:
+                await self.check_silence(time.monotonic())
+            except Exception:
+                log.exception("tarot serve: the heartbeat failed; it goes on")
+
+    async def check_silence(self, now: float) -> None:
+        """One beat: the silent connections are dropped, the others pinged (a send that does not get
+        through within a second is given up: the next beat tries again, and silence ends it)."""
+        for c in list(self.clients):
+            if now - c.heard >= self.silence:
+                await self.drop(c, f"nothing heard for {now - c.heard:.0f} s")
+            else:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(c.ws.send_text('{"type": "ping"}'), timeout=1.0)
+
+    async def drop(self, client: Client, why: str) -> None:
+        """End a connection that has gone silent: it is a disconnection (the robot takes the seat at
+        once), and the socket is closed without waiting on the browser."""
+        log.info("tarot serve: connection from %s dropped: %s", client.address, why)
+        await self.gone(client)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(client.ws.close(code=1001, reason="no answer to pings"), timeout=1.0)
+
+    async def gone(self, client: Client) -> None:
+        """A connection has ended (closed, or dropped for silence; once only): when it was the person's
+        last, each table where he sits learns that he is away."""
+        if client not in self.clients:
+            return
+        self.clients.remove(client)
+        user = client.user
+        if user is not None and not any(c.user is not None and c.user.id == user.id for c in self.clients):
+            async with self.lock:
+                for table in self.room.tables.values():
+                    if table.seat_of(user) is not None:
+                        table.disconnect(user, time.monotonic())
+                        await self.broadcast(table)
+
     # ----------------------------------------------------------------------------- messages
     def user_of(self, token: str | None, name: str | None) -> User:
         if token:
@@ -298,6 +354,8 @@ class Server:
         """One checked message. A refusal raises RoomError (answered as an error by the caller)."""
         kind = data["type"]
         now = time.monotonic()
+        if kind == "pong":  # the answer to a ping: that it came is all (the connection's ``heard`` is set)
+            return
         if kind == "hello":
             if client.user is not None:
                 raise RoomError("hello was already said on this connection")
@@ -382,13 +440,14 @@ class Server:
 
     async def connection(self, ws: WebSocket) -> None:
         await ws.accept()
-        client = Client(ws=ws, address=ws.client.host if ws.client else None)
+        client = Client(ws=ws, address=ws.client.host if ws.client else None, heard=time.monotonic())
         self.clients.append(client)
         try:
             while True:
                 message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
+                if message["type"] == "websocket.disconnect" or client not in self.clients:  # closed, or dropped
                     break
+                client.heard = time.monotonic()
                 text = message.get("text")
                 if text is None:
                     text = message.get("bytes") or b""
@@ -408,14 +467,7 @@ class Server:
         except WebSocketDisconnect:
             pass
         finally:
-            self.clients.remove(client)
-            user = client.user
-            if user is not None and not any(c.user is not None and c.user.id == user.id for c in self.clients):
-                async with self.lock:
-                    for table in self.room.tables.values():
-                        if table.seat_of(user) is not None:
-                            table.disconnect(user, time.monotonic())
-                            await self.broadcast(table)
+            await self.gone(client)
 
 
 def _about(text: str | bytes) -> str | None:
@@ -433,19 +485,25 @@ def create_app(
     room: Room | None = None,
     records_dir: str | Path | None = None,
     tick: float = 0.05,
+    heartbeat: float = 10.0,
+    silence: float = 30.0,
 ) -> Starlette:
-    """The Starlette app: ``/`` the page, ``/ws`` the WebSocket, ``/api/...`` the leaderboard and the records."""
-    server = Server(Store(db), room, records_dir, tick)
+    """The Starlette app: ``/`` the page, ``/ws`` the WebSocket, ``/api/...`` the leaderboard and the records.
+    ``heartbeat``: seconds between pings to every browser; ``silence``: seconds without a word after which a
+    connection is dropped and its person is away (:meth:`Server.check_silence`)."""
+    server = Server(Store(db), room, records_dir, tick, heartbeat, silence)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        task = asyncio.create_task(server.run_clock())
+        tasks = [asyncio.create_task(server.run_clock()), asyncio.create_task(server.run_heartbeat())]
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")

@@ -73,23 +73,43 @@ function seatName(t, p) {
 }
 
 // ------------------------------------------------------------------------------------- connection
+// The page closes its socket when it is hidden for good or put in the back-forward cache (pagehide),
+// so that the room learns at once that the person has gone and a robot takes his seat; shown again
+// from that cache (pageshow, persisted), it connects again and the hello gives the seat back. The
+// server also pings every few seconds and drops a socket that stays silent (a laptop asleep, a
+// network gone): the page answers every ping with a pong.
+let hidden = false;
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws`);
-  ws.addEventListener("open", () => {
+  const socket = new WebSocket(`${proto}://${location.host}/ws`);
+  ws = socket;
+  socket.addEventListener("open", () => {
     const token = localStorage.getItem("tarot-token");
     const name = localStorage.getItem("tarot-name");
     if (token || name) send({ type: "hello", ...(token ? { token } : {}), ...(name ? { name } : {}) });
   });
-  ws.addEventListener("message", (ev) => receive(JSON.parse(ev.data)));
-  ws.addEventListener("close", () => {
+  socket.addEventListener("message", (ev) => receive(JSON.parse(ev.data)));
+  socket.addEventListener("close", () => {
+    if (ws !== socket) return; // an old socket, already replaced
     document.body.dataset.connected = "no";
-    setTimeout(connect, 1000);
+    if (!hidden) setTimeout(() => { if (ws === socket && !hidden) connect(); }, 1000);
   });
 }
 
+window.addEventListener("pagehide", () => {
+  hidden = true;
+  if (ws) ws.close(1001, "page hidden");
+});
+window.addEventListener("pageshow", (ev) => {
+  hidden = false;
+  if (ev.persisted && (!ws || ws.readyState >= WebSocket.CLOSING)) connect();
+});
+
 function receive(m) {
-  if (m.type === "welcome") {
+  if (m.type === "ping") {
+    send({ type: "pong" });
+  } else if (m.type === "welcome") {
     me = m.user;
     ({ games: PLAYERS, titles: TITLES, robots: ROBOTS, limits: LIMITS } = m);
     fillGames();
