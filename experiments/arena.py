@@ -4,9 +4,13 @@
     python -m tarot_env.experiments.arena --env french_tarot_v0 --players 4 --agents rules,sb3:model.zip --time-limit 0.5
     python -m tarot_env.experiments.arena --env ottocento_v0 --agents rules,random --ratings runs/league.json   # extend a leaderboard
 
-- **Deal set**: ``results/deals/<env_id>[_<n>p]_v1.json`` (``_s<seed>`` added for a seed other than
-  the default), made once from the seed and reused (extended deterministically when more deals are
-  asked for: deal ``i`` is the deal of ``env.reset(seed=seed + i)``). Version and seed are in the file.
+- **Deal set**: ``<table>_v1.json`` (``_s<seed>`` added for a seed other than the default; the
+  table named as the benchmark suite names it, ``french_tarot_v0_4p`` also when ``--players`` is
+  left at the game's default), made once from the seed and reused (extended deterministically when
+  more deals are asked for: deal ``i`` is the deal of ``env.reset(seed=seed + i)``). Version and
+  seed are in the file. The committed sets (``results/deals``, 1,000 deals of every table) are read
+  and never written unless ``--deals-dir results/deals`` says so: another seed, or more deals, is
+  made in ``runs/deals``.
 - **Duplicate play**: the agents are laid out round the table (``A B A B`` for two agents at four
   seats) and every deal is played at each rotation of that layout, so every agent sits at every
   seat, hence in every role, of every deal, and the luck of the cards cancels.
@@ -269,13 +273,25 @@ def _as_action(a: Any) -> int:
 # ---------------------------------------------------------------------------------------------
 # Deal sets
 # ---------------------------------------------------------------------------------------------
+#: the committed deal sets (read, never written, unless given as ``deals_dir``); absent from an installed wheel
+COMMITTED_DEALS = Path(__file__).resolve().parents[1] / "results" / "deals"
+#: where a deal set that is not committed (another seed, more deals) is made when no ``deals_dir`` is given
+MADE_DEALS = Path("runs") / "deals"
+
+
 def table_label(env_id: str, num_players: int | None) -> str:
-    return env_id if num_players is None else f"{env_id}_{num_players}p"
+    """The table's name, the benchmark suite's (:data:`tarot_env.agents.trained.TABLES`): ``french_tarot_v0_4p``
+    for French Tarot at its default count as at ``num_players=4``, ``ottocento_v0`` for a game of one count."""
+    from tarot_env.agents.trained import table_of
+
+    return table_of(env_id, num_players)
 
 
-def deal_set_path(env_id: str, num_players: int | None = None, seed: int = DEFAULT_SEED, deals_dir: str | Path = "results/deals") -> Path:
+def deal_set_path(env_id: str, num_players: int | None = None, seed: int = DEFAULT_SEED, deals_dir: str | Path | None = None) -> Path:
+    """The deal set's file in ``deals_dir`` (``None``: the committed one, :data:`COMMITTED_DEALS`)."""
     suffix = "" if seed == DEFAULT_SEED else f"_s{seed}"
-    return Path(deals_dir) / f"{table_label(env_id, num_players)}_v{DEAL_SET_VERSION}{suffix}.json"
+    folder = COMMITTED_DEALS if deals_dir is None else Path(deals_dir)
+    return folder / f"{table_label(env_id, num_players)}_v{DEAL_SET_VERSION}{suffix}.json"
 
 
 def _env_options(num_players: int | None) -> dict:
@@ -292,16 +308,32 @@ def _generate_deal(env: Any, seed: int) -> dict:
     return env.unwrapped.record()["deal"]
 
 
+def _read_deal_set(path: Path, env_id: str, seed: int) -> dict | None:
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    if data.get("version") != DEAL_SET_VERSION or data.get("env") != env_id or data.get("seed") != seed:
+        raise ValueError(f"{path} is not deal set v{DEAL_SET_VERSION} of {env_id} with seed {seed}")
+    return data
+
+
 def load_deal_set(
-    env_id: str, num_deals: int, num_players: int | None = None, seed: int = DEFAULT_SEED, deals_dir: str | Path = "results/deals"
+    env_id: str, num_deals: int, num_players: int | None = None, seed: int = DEFAULT_SEED, deals_dir: str | Path | None = None
 ) -> dict:
-    """The fixed deal set (made if missing, extended deterministically if too short); its first ``num_deals`` deals."""
+    """The fixed deal set (made if missing, extended deterministically if too short); its first ``num_deals`` deals.
+
+    ``deals_dir``: the folder to read the set from and to make or extend it in. ``None`` (the
+    default) reads the committed set (:data:`COMMITTED_DEALS`) and writes nothing there: a set
+    that is not committed, or is too short, is made or extended in ``runs/deals`` (from the
+    committed deals where there are some: deal ``i`` is the same wherever it is made).
+    """
     path = deal_set_path(env_id, num_players, seed, deals_dir)
-    data = None
-    if path.exists():
-        data = json.loads(path.read_text())
-        if data.get("version") != DEAL_SET_VERSION or data.get("env") != env_id or data.get("seed") != seed:
-            raise ValueError(f"{path} is not deal set v{DEAL_SET_VERSION} of {env_id} with seed {seed}")
+    data = _read_deal_set(path, env_id, seed)
+    if deals_dir is None and (data is None or len(data["deals"]) < num_deals):
+        committed, path = data, MADE_DEALS / path.name
+        data = _read_deal_set(path, env_id, seed)
+        if committed is not None and (data is None or len(data["deals"]) < len(committed["deals"])):
+            data = committed
     if data is None or len(data["deals"]) < num_deals:
         data = data or {"version": DEAL_SET_VERSION, "env": env_id, "num_players": num_players, "seed": seed, "deals": []}
         env = tarot_env.make(env_id, **_env_options(num_players))
@@ -568,7 +600,7 @@ def run_arena(
     time_limit: float | None = None,
     fallback: Any = None,
     out: str | Path | None = None,
-    deals_dir: str | Path = "results/deals",
+    deals_dir: str | Path | None = None,
     progress: bool = True,
     ratings: str | Path | None = None,
     strict: bool = False,
@@ -802,7 +834,11 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--seed", type=checks.seed, default=DEFAULT_SEED, help="seed of the deal set (and of random agents)")
     p.add_argument("--time-limit", type=checks.seconds, default=None, help="seconds per move (default: none)")
     p.add_argument("--out", default="runs/arena", help="output folder (default runs/arena; make arena writes results/arena)")
-    p.add_argument("--deals-dir", default="results/deals", help="folder of the deal sets")
+    p.add_argument(
+        "--deals-dir", default=None,
+        help="folder of the deal sets, made or extended there (default: the committed sets of results/deals, read only; "
+        "a set that is not there, or is too short, is made in runs/deals)",
+    )  # fmt: skip
     p.add_argument(
         "--ratings", metavar="FILE", default=None,
         help="a ratings file to extend (made if missing); by default a run's ratings start fresh (stored in <out>/ratings.json)",
@@ -842,10 +878,10 @@ def main(argv: list[str] | None = None) -> dict:
                 model_path(s)
             except ValueError as err:
                 p.error(f"argument --agents: {err}")
-    out, deals_dir = Path(args.out), Path(args.deals_dir)
+    out, deals_dir = Path(args.out), None if args.deals_dir is None else Path(args.deals_dir)
     if why := checks.writable_folder_error(out, "--out"):
         p.error(why)
-    if deals_dir.exists() and not deals_dir.is_dir():
+    if deals_dir is not None and deals_dir.exists() and not deals_dir.is_dir():
         p.error(f"--deals-dir {args.deals_dir!r} refused: it is a file, not a folder of deal sets")
     if args.ratings is not None:
         if why := checks.writable_file_error(Path(args.ratings), "--ratings"):

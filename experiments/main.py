@@ -32,13 +32,13 @@ def main(argv: list[str] | None = None) -> dict[str, dict]:
     p.add_argument("--deals", type=int, default=100, help="arena deals per opponent, each played at every seat (default 100)")
     p.add_argument("--out", default="runs/main", help="output folder (default runs/main)")
     p.add_argument("--seed", type=int, default=0, help="training seed")
-    p.add_argument("--deals-dir", default="results/deals", help="where the arena's versioned deal sets are kept")
+    p.add_argument("--deals-dir", default=None, help="folder of the deal sets (default: the committed ones; others made in runs/deals)")
     p.add_argument("--torch-threads", type=int, default=1, help="torch threads (default 1: the env steps on one core anyway)")
     p.add_argument("--no-progress-bar", action="store_true", help="no progress bars")
     args = p.parse_args(argv)
     out = Path(args.out)
     progress = not args.no_progress_bar
-    deals_dir = Path(args.deals_dir)
+    deals_dir = None if args.deals_dir is None else Path(args.deals_dir)
 
     config = TrainConfig(
         env_id=ENV_ID,

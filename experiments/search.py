@@ -38,7 +38,7 @@ def _hardware() -> str:
     return f"{platform.processor() or platform.machine()}, {platform.python_implementation()} {platform.python_version()}, one core"
 
 
-def speed(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path = "results/deals", progress: bool = True) -> dict:
+def speed(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path | None = None, progress: bool = True) -> dict:
     """Seconds per searched decision of ``spec`` holding every seat (see the module docstring)."""
     from tarot_env.agents.pimc import parse_spec
     from tarot_env.experiments.arena import _env_options, load_deal_set
@@ -85,7 +85,7 @@ def speed(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path = "r
     }
 
 
-def samples(table: str, ks: list[int], deals: int, deals_dir: str | Path = "results/deals", progress: bool = True) -> dict:
+def samples(table: str, ks: list[int], deals: int, deals_dir: str | Path | None = None, progress: bool = True) -> dict:
     """PIMC − bot per deal for each number of samples (time limit lifted)."""
     from tarot_env.experiments.suite import evaluate
 
@@ -101,7 +101,7 @@ def samples(table: str, ks: list[int], deals: int, deals_dir: str | Path = "resu
             "command": f"python -m tarot_env.experiments.search samples --table {table} --samples {ks_text} --deals {deals}"}  # fmt: skip
 
 
-def versus(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path = "results/deals", progress: bool = True) -> dict:
+def versus(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path | None = None, progress: bool = True) -> dict:
     """PIMC against the table's trained agent, duplicate."""
     from tarot_env.experiments.arena import make_agent, run_arena
 
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--deals", type=checks.deals, default=100, help="deals of the table's deal set (default 100)")
     p.add_argument("--samples", type=_ks, default=[4, 16, 64, 256], help="samples mode: the K to try (default 4,16,64,256)")
     p.add_argument("--out", default="runs/search", help="folder for the JSON (and plot); default runs/search")
-    p.add_argument("--deals-dir", default="results/deals")
+    p.add_argument("--deals-dir", default=None, help="folder of the deal sets (default: the committed ones; others made in runs/deals)")
     p.add_argument("--no-progress-bar", action="store_true")
     args = p.parse_args(argv)
     if args.table not in TABLES:

@@ -56,7 +56,7 @@ BEGIN, END = "<!-- leaderboard -->", "<!-- /leaderboard -->"
 
 
 def evaluate(
-    table: str, spec: str, name: str | None = None, deals: int | None = None, deals_dir: str | Path = "results/deals", progress: bool = True
+    table: str, spec: str, name: str | None = None, deals: int | None = None, deals_dir: str | Path | None = None, progress: bool = True
 ) -> dict:
     """One leaderboard row: the agent ``spec`` (arena syntax: ``random``, ``rules``, ``pretrained``,
     ``sb3:<path>``) against the rule-based bot on ``table`` under the protocol. ``deals`` fewer than
@@ -183,7 +183,7 @@ def write_docs(doc: str | Path = "docs/results.md", folder: str | Path = "result
 
 
 def run(tables: list[str], entries: dict[str, str], deals: int | None = None, folder: str | Path = "results/leaderboard",
-        deals_dir: str | Path = "results/deals", progress: bool = True) -> list[dict]:  # fmt: skip
+        deals_dir: str | Path | None = None, progress: bool = True) -> list[dict]:  # fmt: skip
     """Evaluate ``entries`` (name -> spec) on ``tables``, saving each row as it comes; the rows."""
     rows = []
     have = set(available())
@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         default="runs/leaderboard",
         help="folder of the leaderboard files (default runs/leaderboard; make benchmark: results/leaderboard)",
     )
-    p.add_argument("--deals-dir", default="results/deals", help="folder of the deal sets")
+    p.add_argument("--deals-dir", default=None, help="folder of the deal sets (default: the committed ones; others made in runs/deals)")
     p.add_argument("--docs", default=None, help="a document whose leaderboard section to rewrite (make benchmark: docs/results.md)")
     p.add_argument("--no-docs", action="store_true", help="rewrite no document (the default without --docs)")
     p.add_argument("--no-progress-bar", action="store_true")

@@ -61,3 +61,50 @@ def test_bench_measures_a_one_count_game_at_its_count(capsys, tmp_path):
     results = json.loads((tmp_path / "b.json").read_text())["results"]
     assert [(r["api"], r["env"]) for r in results] == [("aec", "ottocento_v0")]
     assert results[0]["decisions"] > 0
+
+
+# ------------------------------------------------------------------------------------- arena
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tracked_deal_sets() -> dict[str, tuple[int, int]]:
+    """The committed deal sets' names, sizes and modification times: the arena must leave them alone."""
+    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns) for p in (ROOT / "results" / "deals").iterdir()}
+
+
+@pytest.mark.parametrize(
+    ("flags", "table", "deal_set"),
+    [
+        ([], "french_tarot_v0_4p", ROOT / "results" / "deals" / "french_tarot_v0_4p_v1.json"),  # the game's default count
+        (["--players", "4"], "french_tarot_v0_4p", ROOT / "results" / "deals" / "french_tarot_v0_4p_v1.json"),
+        (["--players", "4", "--seed", "5"], "french_tarot_v0_4p", Path("runs/deals/french_tarot_v0_4p_v1_s5.json")),
+        (["--players", "4", "--deals", "1001"], "french_tarot_v0_4p", Path("runs/deals/french_tarot_v0_4p_v1.json")),
+    ],
+)
+def test_arena_names_the_table_as_the_suite_and_writes_nothing_tracked(flags, table, deal_set, tmp_path, monkeypatch):
+    """Without --players the table was ``french_tarot_v0`` and its deal set was written to
+    ``results/deals/french_tarot_v0_v1.json``; a deal set the repository does not hold goes under runs/."""
+    from tarot_env.experiments import arena
+
+    before = tracked_deal_sets()
+    made: list[int] = []
+    if "1001" in flags:  # more deals than committed: the set is extended from the committed one, not remade
+        real = arena._generate_deal
+        monkeypatch.setattr(arena, "_generate_deal", lambda env, seed: made.append(seed) or real(env, seed))
+        res = arena.load_deal_set("french_tarot_v0", 1001, 4)
+        assert made == [1000] and len(res["deals"]) == 1001
+        assert res["deals"][:1000] == json.loads(arena.deal_set_path("french_tarot_v0", 4).read_text())["deals"]
+    else:
+        assert main(["arena", "--env", "french_tarot_v0", *flags, "--agents", "rules,random", "--deals", "2", "--out", "out"]) == 0
+        results = json.loads((tmp_path / "out" / f"arena_{table}.json").read_text())
+        assert results["table"] == table and results["num_players"] == 4
+        assert Path(results["deal_set"]["path"]) == deal_set
+    assert (tmp_path / deal_set).exists()
+    assert not (tmp_path / "results").exists()
+    assert tracked_deal_sets() == before
+
+
+def test_a_one_count_game_is_one_table(tmp_path):
+    """``--players 4`` at Ottocento, a 4-player game, is the table ``ottocento_v0`` (it was ``ottocento_v0_4p``)."""
+    assert main(["arena", "--env", "ottocento_v0", "--players", "4", "--agents", "rules,random", "--deals", "1", "--out", "out"]) == 0
+    assert [p.name for p in (tmp_path / "out").glob("arena_*.json")] == ["arena_ottocento_v0.json"]
