@@ -108,3 +108,55 @@ def test_a_one_count_game_is_one_table(tmp_path):
     """``--players 4`` at Ottocento, a 4-player game, is the table ``ottocento_v0`` (it was ``ottocento_v0_4p``)."""
     assert main(["arena", "--env", "ottocento_v0", "--players", "4", "--agents", "rules,random", "--deals", "1", "--out", "out"]) == 0
     assert [p.name for p in (tmp_path / "out").glob("arena_*.json")] == ["arena_ottocento_v0.json"]
+
+
+# ------------------------------------------------------------------------------------- the env id first
+def test_arena_takes_the_env_id_first_as_play_does(tmp_path):
+    assert main(["arena", "ottocento_v0", "--agents", "rules,random", "--deals", "1", "--out", "out"]) == 0
+    assert (tmp_path / "out" / "arena_ottocento_v0.json").exists()
+
+
+def test_bench_takes_the_env_id_first(tmp_path):
+    assert main(["bench", "ottocento_v0", "--api", "aec", "--seconds", "0.2", "--repeats", "1", "--out", "b.json"]) == 0
+    assert [r["env"] for r in json.loads((tmp_path / "b.json").read_text())["results"]] == ["ottocento_v0"]
+
+
+def test_train_takes_the_env_id_first_and_passes_the_other_flags_on(monkeypatch):
+    """The script gets ``--env`` and every flag it alone knows, values included (``--n-steps 256``
+    is not read as an env id)."""
+    from tarot_env.experiments import train
+
+    given: list[list[str]] = []
+    monkeypatch.setattr(train, "main", lambda argv: given.append(argv))
+    assert main(["train", "millone_v0", "--n-steps", "256", "--steps", "512"]) == 0
+    assert main(["train", "--n-steps", "256"]) == 0
+    assert given == [["--env", "millone_v0", "--steps", "512", "--n-steps", "256"], ["--n-steps", "256"]]
+
+
+def test_an_env_id_given_twice_is_refused(capsys):
+    line = refused(["arena", "ottocento_v0", "--env", "millone_v0", "--deals", "1"], capsys)
+    assert "'ottocento_v0'" in line and "'millone_v0'" in line
+
+
+def test_the_help_examples_play_a_model_on_its_own_game():
+    """An arena example's ``sb3:runs/<run>/...`` model is one a train example makes, for the same env
+    (the arena's help paired the French run runs/french4 with Ottocento)."""
+    import re
+
+    from tarot_env.cli import EXAMPLES
+
+    def env_of(line: str) -> str | None:
+        words = line.split()
+        if not words[2].startswith("-"):
+            return words[2]
+        return words[words.index("--env") + 1] if "--env" in words else None
+
+    trained = {}
+    for line in re.findall(r"^\s+(tarot train .*)$", EXAMPLES["train"], re.M):
+        out = re.search(r"--out (runs/\S+)", line)
+        if out and env_of(line):
+            trained[out.group(1)] = env_of(line)
+    played = re.findall(r"^\s+(tarot arena .*sb3:(runs/[^/\s]+)/.*)$", EXAMPLES["arena"], re.M)
+    assert played, "no arena example plays a trained model"
+    for line, run in played:
+        assert trained.get(run) == env_of(line), f"{line!r} plays {run}, trained for {trained.get(run)}"

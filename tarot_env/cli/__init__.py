@@ -6,7 +6,7 @@ the experiment scripts (benchmark, training, arena) behind one interface.
                [--time-per-move S] [--seed S] [--record PATH] [--option KEY=VALUE ...]
     tarot replay PATH [--to-end] [--move N]
     tarot serve [--port P] [--db FILE]     the online room in the browser (the web extra)
-    tarot bench | train | arena ...        (tarot <command> --help shows examples)
+    tarot bench | train | arena [ENV_ID] ...  (the env id first, as for play, or --env; tarot <command> --help shows examples)
 
 The command is installed with the package (``[project.scripts]``); ``python -m tarot_env.cli``
 runs the same. It imports ``agents`` and ``experiments`` (packaged with ``tarot_env``) only when a
@@ -49,21 +49,21 @@ keys: Enter or n = next move, p = back one move, g N = go to move N (g 0: the de
 people play in the browser against robots (rules, random, pretrained, pimc) and each other; every deal's
 record is saved in the database and in --records (replay it: tarot replay FILE). Needs the web extra. docs/web.md""",
     "bench": """examples:
-  tarot bench --api aec --env french_tarot_v0 --players 4 --seconds 2
+  tarot bench french_tarot_v0 --api aec --players 4 --seconds 2
   tarot bench --api vector --env ottocento_v0 --batch 1,256,4096 --out runs/bench_ottocento.json
   tarot bench                    every env, both APIs (runs/benchmark.json, runs/vector_throughput.png)
 
 other flags (--repeats, --batch, --min-steps, --plot) go to experiments/benchmark.py: tarot bench --script-help""",
     "arena": """examples:
-  tarot arena --env french_tarot_v0 --players 4 --agents rules,random --deals 200
-  tarot arena --env ottocento_v0 --agents rules,sb3:runs/french4/model_final.zip --time-per-move 0.5
+  tarot arena french_tarot_v0 --players 4 --agents rules,random --deals 200
+  tarot arena ottocento_v0 --agents rules,sb3:runs/ottocento/model_final.zip --time-per-move 0.5   (tarot train's model)
   tarot arena --env millone_v0 --deals 20 --out /tmp/arena --deals-dir /tmp/deals
   tarot arena --env ottocento_v0 --agents rules,random --ratings runs/league.json   extend a leaderboard
 
 a run's ratings start fresh (stored in <out>/ratings.json); --ratings FILE extends that file instead.
 other flags (--deals-dir) go to experiments/arena.py: tarot arena --script-help. Needs the train extra.""",
     "train": """examples:
-  tarot train --env french_tarot_v0 --players 4 --steps 300000 --out runs/french4
+  tarot train french_tarot_v0 --players 4 --steps 300000 --out runs/french4
   tarot train --env ottocento_v0 --steps 200000 --option shaping=true --out runs/ottocento
   tarot train --env millone_v0 --steps 50000 --n-steps 256 --net-arch 128,128 --no-progress-bar
   tarot train --resume runs/french4                  go on from the run's last checkpoint
@@ -133,15 +133,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = add("bench", "measure decisions per second (experiments/benchmark.py)")
-    p.add_argument("--env", action="append", help="env id (repeatable; default: every env)")
+    p.add_argument("--env", action="append", help="env id (repeatable; or first: tarot bench ENV_ID; default: every env)")
     p.add_argument("--players", type=int, action="append", help="player count (repeatable)")
     p.add_argument("--api", choices=("aec", "vector", "all"), help="which API to measure (default all)")
     p.add_argument("--seconds", type=checks.seconds, help="seconds per configuration (default 10)")
     p.add_argument("--out", help="JSON results file (default runs/benchmark.json)")
     p.add_argument("--script-help", action="store_true", help="the benchmark script's own flags")
+    env_first(p)
 
     p = add("arena", "agents against each other on a fixed deal set in duplicate (experiments/arena.py)")
-    p.add_argument("--env", help="env id (required)")
+    p.add_argument("--env", help="env id (required; or first: tarot arena ENV_ID)")
     p.add_argument("--players", type=int, help="player count (French Tarot 3-5, Mattazza 3-6)")
     p.add_argument("--agents", help="comma-separated: random, rules, pretrained, pimc[:samples=N], sb3:<model.zip> (default random,rules)")
     p.add_argument("--deals", type=checks.deals, help="deals per match (default 200)")
@@ -152,9 +153,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="output folder (default runs/arena)")
     p.add_argument("--ratings", metavar="FILE", help="a ratings file to extend (made if missing); default: the run's ratings start fresh")
     p.add_argument("--script-help", action="store_true", help="the arena script's own flags")
+    env_first(p)
 
     p = add("train", "MaskablePPO self-play training (experiments/train.py)")
-    p.add_argument("--env", help="env id (default french_tarot_v0)")
+    p.add_argument("--env", help="env id (or first: tarot train ENV_ID; default french_tarot_v0)")
     p.add_argument("--players", type=int, help="player count (default: the game's)")
     p.add_argument("--steps", type=checks.steps, help="training steps (default 200000)")
     p.add_argument("--num-envs", type=checks.tables, help="tables stepped together (default 64)")
@@ -162,7 +164,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="output folder for checkpoints, logs and plots (default runs/train)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="an env option, repeatable")
     p.add_argument("--script-help", action="store_true", help="the training script's own flags")
+    env_first(p)
     return parser
+
+
+def env_first(p: argparse.ArgumentParser) -> None:
+    """Show ``[ENV_ID]`` first in the usage of a command that takes the env id first (:func:`take_env_first`).
+
+    It is not an argparse positional: the command passes unknown flags to its script, and argparse
+    would take a passed flag's value (``tarot train --n-steps 256``) for the env id."""
+    usage = p.format_usage().removeprefix("usage: ").rstrip("\n")
+    indent = " " * len(f"usage: {p.prog} ")  # argparse's indent of a wrapped usage line, moved past the new word
+    p.usage = usage.replace(p.prog, f"{p.prog} [ENV_ID]", 1).replace(f"\n{indent}", f"\n{indent}{' ' * len('[ENV_ID] ')}")
+
+
+def take_env_first(argv: list[str]) -> tuple[list[str], str | None]:
+    """``tarot arena ENV_ID ...``: the env id given first to bench, arena or train, as ``tarot play``
+    takes it, and the arguments without it; ``(argv, None)`` when the first is a flag."""
+    if len(argv) >= 2 and argv[0] in PASS_THROUGH and not argv[1].startswith("-"):
+        return [argv[0], *argv[2:]], argv[1]
+    return argv, None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -195,9 +216,17 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
+    argv, env_id = take_env_first(list(sys.argv[1:] if argv is None else argv))
     args, rest = parser.parse_known_args(argv)
     if rest and args.command not in PASS_THROUGH:
         parser.error(f"unrecognized arguments: {' '.join(rest)} (tarot {args.command} --help)")
+    if env_id is not None:
+        if args.command == "bench":  # --env is repeatable there
+            args.env = [env_id, *(args.env or [])]
+        elif args.env not in (None, env_id):
+            raise SystemExit(f"tarot {args.command}: error: the env is given twice, {env_id!r} and --env {args.env!r}: give one")
+        else:
+            args.env = env_id
     if args.command == "list":
         from tarot_env.cli import listing
 

@@ -99,7 +99,7 @@ def run_arena(args: argparse.Namespace, rest: list[str]) -> int:
     if args.script_help:
         return script_help("tarot_env.experiments.arena", "tarot arena")
     if not args.env:
-        raise SystemExit("tarot arena: error: --env is required (tarot list shows the env ids)")
+        raise SystemExit("tarot arena: error: no env id: give it first, tarot arena ENV_ID, or with --env (tarot list shows the env ids)")
     need("arena", ["tqdm", "openskill", "matplotlib"], "the arena (progress, ratings, plot)")
     if args.agents and any(s.strip().startswith("sb3:") or s.strip() == "pretrained" for s in args.agents.split(",")):
         need("arena", ["torch", "stable_baselines3", "sb3_contrib"], "an sb3 agent")
