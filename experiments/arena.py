@@ -471,6 +471,16 @@ def mean_ci(values: list[float] | np.ndarray) -> dict:
     return {"mean": m, "lo": m - half, "hi": m + half, "n": n}
 
 
+#: an interval over fewer deals than this is rough (the normal approximation, and the clustered
+#: variance, need more deals to hold): it is written with :func:`few_deals` beside it
+FEW_DEALS = 30
+
+
+def few_deals(deals: int | None) -> str:
+    """The warning written beside an interval over ``deals`` deals: ``""`` from :data:`FEW_DEALS` deals on."""
+    return f" (warning: {deals} deals, fewer than {FEW_DEALS}: a rough interval)" if deals and deals < FEW_DEALS else ""
+
+
 def _clustered_variance(groups: list[np.ndarray], mean: float, total: int) -> float:
     """The variance of a ratio mean ``sum(y) / sum(n)`` over independent groups (linearisation):
     ``m / (m - 1) * sum((sum(y_g) - mean * n_g) ** 2) / total ** 2``, ``m`` the number of groups."""
@@ -736,11 +746,13 @@ def _has_interval(c: dict) -> bool:
 
 
 def _fmt(c: dict, digits: int = 2) -> str:
+    """A mean with its interval, and the warning of :func:`few_deals` beside an interval over few deals
+    (``deals`` of a clustered mean or a rate; ``n`` of :func:`mean_ci`, one value a deal)."""
     if c["mean"] is None:
         return "-"
     if not _has_interval(c):
         return f"{c['mean']:.{digits}f}"
-    return f"{c['mean']:.{digits}f} [{c['lo']:.{digits}f}, {c['hi']:.{digits}f}]"
+    return f"{c['mean']:.{digits}f} [{c['lo']:.{digits}f}, {c['hi']:.{digits}f}]" + few_deals(c.get("deals", c.get("n")))
 
 
 def markdown(results: dict) -> str:
@@ -760,8 +772,10 @@ def markdown(results: dict) -> str:
             f"Not played (everyone passed, or annulled): {passed['plays']} of {passed['of_plays']} plays (deal x seating; {kinds}), "
             f"{passed['deals']} deal(s) at every seating; they count in the mean scores (as 0) and are not counted in the win rates."
         )
+    rough = f" **Warning: {ds['num_deals']} deals, fewer than {FEW_DEALS}: every interval here is rough.**"
     lines += [
-        "Intervals: over deals (each deal played at every seating is one independent unit); win rates: Wilson score intervals.",
+        "Intervals: over deals (each deal played at every seating is one independent unit); win rates: Wilson score intervals."
+        + (rough if ds["num_deals"] < FEW_DEALS else ""),
         "",
         "| agent | mean score per deal [95% CI] | win rate [95% CI] | moves | fallbacks (exception / illegal / timeout) |",
         "|---|---|---|---|---|",

@@ -113,11 +113,16 @@ def save_row(row: dict, folder: str | Path = "runs/leaderboard") -> Path:
 
 
 def _ci(c: dict, digits: int) -> str:
-    return f"{c['mean']:+.{digits}f} [{c['lo']:+.{digits}f}, {c['hi']:+.{digits}f}]"
+    """A mean per deal with its interval (:func:`~tarot_env.experiments.arena.mean_ci`, ``n`` deals), warned of beside it over few deals."""
+    from tarot_env.experiments.arena import few_deals
+
+    return f"{c['mean']:+.{digits}f} [{c['lo']:+.{digits}f}, {c['hi']:+.{digits}f}]" + few_deals(c.get("n"))
 
 
 def _rate(c: dict) -> str:
-    return "—" if c.get("n", 0) == 0 else f"{c['mean']:.2f} [{c['lo']:.2f}, {c['hi']:.2f}]"
+    from tarot_env.experiments.arena import few_deals
+
+    return "—" if c.get("n", 0) == 0 else f"{c['mean']:.2f} [{c['lo']:.2f}, {c['hi']:.2f}]" + few_deals(c.get("deals"))
 
 
 def training_budget(table: str, folder: str | Path = "results/training") -> str | None:

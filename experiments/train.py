@@ -358,8 +358,11 @@ def checkpoints(out: Path) -> dict[int, Path]:
     return dict(sorted(found.items()))
 
 
-def plot_curve(rows: list[dict[str, float]], path: Path, title: str) -> None:
+def plot_curve(rows: list[dict[str, float]], path: Path, title: str, eval_deals: int | None = None) -> None:
+    """The learning curve; the evaluations' intervals over ``eval_deals`` deals each, with the arena's
+    warning beside them over fewer than 30 (:func:`~tarot_env.experiments.arena.few_deals`)."""
     import matplotlib
+    from tarot_env.experiments.arena import few_deals
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -375,7 +378,7 @@ def plot_curve(rows: list[dict[str, float]], path: Path, title: str) -> None:
         half = [r.get(f"{key}_ci95", float("nan")) for r in rows]
         if any(np.isfinite(h) for h in half):  # the evaluation points with their 95% intervals
             ax.errorbar(steps, [r[key] for r in rows], yerr=half, marker="o", capsize=3)
-            ax.set_title(f"{name}\n(95% intervals over the evaluation's deals)", fontsize=9)
+            ax.set_title(f"{name}\n(95% intervals over the evaluation's deals){few_deals(eval_deals)}", fontsize=9)
         else:
             ax.plot(steps, [r[key] for r in rows], marker="o")
         ax.axhline(0, color="grey", lw=0.5)
@@ -480,7 +483,7 @@ def _learn(model: Any, config: TrainConfig, out: Path, callback: Any) -> Path:
     if not callback.rows or callback.rows[-1]["steps"] != model.num_timesteps:
         callback.num_timesteps = model.num_timesteps
         callback.log_row()  # the final evaluation
-    plot_curve(callback.rows, out / "learning_curve.png", f"{config.env_id}: MaskablePPO self-play")
+    plot_curve(callback.rows, out / "learning_curve.png", f"{config.env_id}: MaskablePPO self-play", config.eval_episodes)
     steps = model.num_timesteps - done
     print(f"{steps} steps in {seconds:.0f} s ({steps / max(seconds, 1e-9):.0f} steps/s, evaluations included)")
     print(callback.breakdown())

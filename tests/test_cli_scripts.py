@@ -160,3 +160,47 @@ def test_the_help_examples_play_a_model_on_its_own_game():
     assert played, "no arena example plays a trained model"
     for line, run in played:
         assert trained.get(run) == env_of(line), f"{line!r} plays {run}, trained for {trained.get(run)}"
+
+
+# ------------------------------------------------------------------------------------- intervals over few deals
+def _duplicate(deals: int, tmp_path: Path) -> dict:
+    from tarot_env.agents.random_agent import RandomAgent
+    from tarot_env.experiments import arena
+
+    agents = {"a": RandomAgent(1), "b": arena.rule_agent("centocinquanta_v0")}
+    return arena.run_arena("centocinquanta_v0", agents, deals, deals_dir=tmp_path, progress=False)
+
+
+def _interval_cells(markdown: str) -> list[str]:
+    import re
+
+    return [cell for line in markdown.splitlines() if line.startswith("|") for cell in line.split("|") if re.search(r"\[.*,.*\]", cell)]
+
+
+def test_an_interval_over_fewer_than_30_deals_carries_a_warning(tmp_path):
+    from tarot_env.experiments import arena, suite
+
+    few = arena.markdown(_duplicate(6, tmp_path))
+    cells = _interval_cells(few)
+    assert cells and all("warning: 6 deals, fewer than 30" in c for c in cells), cells
+    assert "**Warning: 6 deals, fewer than 30" in few
+    enough = arena.markdown(_duplicate(30, tmp_path))
+    assert _interval_cells(enough) and "warning" not in enough.lower()
+    # the leaderboard's and the search experiments' intervals (suite._ci) likewise
+    assert "warning: 6 deals" in suite._ci(arena.mean_ci([1.0, 2.0, 0.0, 3.0, 1.0, 2.0]), 2)
+    assert "warning" not in suite._ci(arena.mean_ci([1.0, 2.0, 0.0] * 10), 2)
+
+
+def test_the_learning_curve_warns_of_evaluations_over_few_deals(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+    from tarot_env.experiments.train import plot_curve
+
+    figures = []
+    monkeypatch.setattr(plt, "close", figures.append)
+    rows = [{"steps": s, "mean_episode_reward": 0.0, "eval_vs_random": 1.0, "eval_vs_random_ci95": 0.5, "eval_vs_rules": 0.0,
+             "eval_vs_rules_ci95": 0.5} for s in (0, 100)]  # fmt: skip
+    plot_curve(rows, tmp_path / "few.png", "t", eval_deals=8)
+    plot_curve(rows, tmp_path / "many.png", "t", eval_deals=100)
+    few, many = ([ax.get_title() for ax in fig.axes] for fig in figures)
+    assert sum("warning: 8 deals" in t for t in few) == 2
+    assert not any("warning" in t for t in many)
