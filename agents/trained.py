@@ -9,7 +9,8 @@ A table is named as the arena names it (``french_tarot_v0_4p``, ``ottocento_v0``
 repository (MaskablePPO files: the policy's weights, no optimizer state), found from a checkout
 or through the ``TAROT_ENV_MODELS`` folder; the same files play as ``sb3:results/models/<table>.zip``
 in ``tarot arena`` and ``tarot play``. Which tables have a model, with its training budget and its
-benchmark numbers: docs/results.md. Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib).
+benchmark numbers: docs/results.md. Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib);
+without it, :func:`pretrained` says which extra to install.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
+
+#: how to install what a trained agent needs
+TRAIN_EXTRA = 'pip install "tarot_env[train]"'
 
 #: every table of the benchmark: (env id, player count or None for the game's only count)
 TABLES: dict[str, tuple[str, int | None]] = {
@@ -55,6 +59,22 @@ def table_of(env_id: str, num_players: int | None = None) -> str:
     raise ValueError(f"no table for {env_id!r} with {num_players} players; the tables are {', '.join(TABLES)}")
 
 
+def maskable_ppo() -> Any:
+    """sb3-contrib's ``MaskablePPO``, which loads the models, with torch and stable-baselines3 behind it.
+
+    Without the train extra the import fails with a bare ``No module named 'sb3_contrib'``, which
+    does not say where the module comes from: the error raised here names the extra to install."""
+    try:
+        import tarot_env.agents.sb3_policy  # noqa: F401  (torch and stable-baselines3, which the agent plays with)
+        from sb3_contrib import MaskablePPO
+    except ModuleNotFoundError as err:
+        raise ModuleNotFoundError(
+            f"the trained agents need {err.name} (torch, stable-baselines3 and sb3-contrib), from the train extra: {TRAIN_EXTRA}",
+            name=err.name,
+        ) from err
+    return MaskablePPO
+
+
 def models_dir() -> Path:
     """Where the models are: ``$TAROT_ENV_MODELS``, else ``results/models`` of the checkout."""
     env = os.environ.get("TAROT_ENV_MODELS")
@@ -87,8 +107,9 @@ def pretrained(table: str, deterministic: bool = True) -> Any:
     """The trained agent of ``table`` (an :class:`~tarot_env.agents.sb3_policy.SB3PolicyAgent`).
 
     ``deterministic=True`` plays the most probable legal action, as the benchmark evaluates it;
-    ``False`` samples from the policy."""
-    from sb3_contrib import MaskablePPO
+    ``False`` samples from the policy. Needs the train extra (``ModuleNotFoundError`` naming it
+    otherwise); outside a checkout, ``TAROT_ENV_MODELS`` names the folder of the models."""
+    MaskablePPO = maskable_ppo()
     from tarot_env.agents.sb3_policy import SB3PolicyAgent
 
     model = MaskablePPO.load(str(model_file(table)), device="cpu")
@@ -102,7 +123,7 @@ def export(source: str | Path, table: str, folder: str | Path | None = None) -> 
     ``<folder>/<table>.zip`` for users: the same network, its weights stored as float16 and no
     optimizer state (a fresh, empty one, which SB3 needs to load the file), so that the file is
     small. The exported model is what the benchmark evaluates."""
-    from sb3_contrib import MaskablePPO
+    MaskablePPO = maskable_ppo()
 
     if table not in TABLES or table in SAME_MODEL:
         own = [t for t in TABLES if t not in SAME_MODEL]

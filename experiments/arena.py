@@ -108,8 +108,10 @@ def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = 
         return parse_spec(spec, seed=seed)
     if spec.startswith("sb3:"):
         path = model_path(spec)
-        from sb3_contrib import MaskablePPO
         from tarot_env.agents.sb3_policy import SB3PolicyAgent
+        from tarot_env.agents.trained import maskable_ppo
+
+        MaskablePPO = maskable_ppo()
 
         try:
             model = MaskablePPO.load(str(path), device="cpu")
