@@ -204,3 +204,20 @@ def test_the_learning_curve_warns_of_evaluations_over_few_deals(tmp_path, monkey
     few, many = ([ax.get_title() for ax in fig.axes] for fig in figures)
     assert sum("warning: 8 deals" in t for t in few) == 2
     assert not any("warning" in t for t in many)
+
+
+# ------------------------------------------------------------------------------------- serve
+def test_serve_keeps_its_database_in_an_ignored_folder():
+    """``tarot serve`` wrote ``tarot_web.sqlite`` into the working folder, which git did not ignore:
+    in a checkout, ``git status`` showed the room's users and games."""
+    import inspect
+    import subprocess
+
+    from tarot_env.cli import build_parser
+    from tarot_env.web.app import create_app
+
+    default = build_parser().parse_args(["serve"]).db
+    assert Path(default).parts[0] == "runs", default
+    assert inspect.signature(create_app).parameters["db"].default == default
+    for path in (default, "tarot_web.sqlite"):  # the old default too, where a room already made one
+        assert subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT).returncode == 0, f"git does not ignore {path}"

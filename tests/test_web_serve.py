@@ -15,7 +15,7 @@ from tarot_env.cli import build_parser
 
 def test_serve_is_a_subcommand_with_localhost_by_default() -> None:
     args = build_parser().parse_args(["serve"])
-    assert (args.host, args.port, args.db) == ("127.0.0.1", 8000, "tarot_web.sqlite")
+    assert (args.host, args.port, args.db) == ("127.0.0.1", 8000, "runs/tarot_web.sqlite")
     args = build_parser().parse_args(["serve", "--port", "8123", "--db", "x.sqlite"])
     assert (args.port, args.db) == (8123, "x.sqlite")
 

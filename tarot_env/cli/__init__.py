@@ -42,9 +42,9 @@ The record of the finished deals is saved at the end (default runs/games/<env>-<
 
 keys: Enter or n = next move, p = back one move, g N = go to move N (g 0: the deal), e = the end, q = quit.""",
     "serve": """examples:
-  tarot serve                          the room at http://localhost:8000/ (database tarot_web.sqlite)
+  tarot serve                          the room at http://localhost:8000/ (database runs/tarot_web.sqlite)
   tarot serve --port 8080 --db runs/room.sqlite --records runs/web_games
-  sqlite3 tarot_web.sqlite "select name, xp, chips from users order by xp desc"
+  sqlite3 runs/tarot_web.sqlite "select name, xp, chips from users order by xp desc"
 
 people play in the browser against robots (rules, random, pretrained, pimc) and each other; every deal's
 record is saved in the database and in --records (replay it: tarot replay FILE). Needs the web extra. docs/web.md""",
@@ -124,7 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("serve", "the online room: play in the browser against robots and people (docs/web.md)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--db", default="tarot_web.sqlite", help="SQLite file of users, games, records, leaderboard (default tarot_web.sqlite)")
+    p.add_argument(
+        "--db", default="runs/tarot_web.sqlite",
+        help="SQLite file of users, games, records, leaderboard (default runs/tarot_web.sqlite: under runs/, which git ignores)",
+    )  # fmt: skip
     p.add_argument("--records", default="runs/web_games", metavar="DIR", help="folder for the deal records (default runs/web_games)")
     p.add_argument("--robot-delay", type=checks.seconds, default=0.8, metavar="SECONDS", help="a robot's pause (default 0.8)")
     p.add_argument(

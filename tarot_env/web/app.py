@@ -480,7 +480,7 @@ def _about(text: str | bytes) -> str | None:
 
 
 def create_app(
-    db: str = "tarot_web.sqlite",
+    db: str = "runs/tarot_web.sqlite",
     *,
     room: Room | None = None,
     records_dir: str | Path | None = None,
