@@ -40,3 +40,42 @@ def test_where_pretrained_is_documented_so_is_tarot_env_models(name):
     assert found, f"{name} no longer shows pretrained(...)"
     for block in found:
         assert "TAROT_ENV_MODELS" in block, f"{name}: pretrained is shown without TAROT_ENV_MODELS:\n{block}"
+
+
+# ------------------------------------------------------------------------------------- the README
+def extras() -> dict[str, list[str]]:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+
+
+def test_the_readme_names_every_extra_and_what_make_installs():
+    for name, requirements in extras().items():
+        if requirements:  # `fast` is empty, kept for old install commands only
+            assert f"`[{name}]`" in README, f"README does not list the [{name}] extra"
+    (installed,) = re.findall(r'pip install --quiet -e "\.\[([\w,]+)\]"', (ROOT / "Makefile").read_text())
+    m = re.search(r"editable mode with its (.*?) extras", README, re.S)
+    assert m, "README: the sentence on what make installs changed; update this test with it"
+    assert sorted(re.findall(r"`(\w+)`", m.group(1))) == sorted(installed.split(",")), m.group(0)
+
+
+#: the README's headline sentences, whose figures tests/test_benchmark_figures.py reads in results/benchmark.json
+HEADLINES = (
+    r"about [\d,]+ decisions per second for 4-player French Tarot and [\d,]+ for\s+Ottocento",
+    r"About [\d.]+ million decisions per second at [\d,]+ tables",
+)
+#: a figure of speed: decisions or steps per second, a speed-up or slow-down
+SPEED = re.compile(
+    r"\d[\d,.]*\s*(?:million\s+)?(?:decisions|steps)(?:\s+per\s+second|/s)|\d(?:\.\d+)?\s*x\b|\d[\d.]*\s+times\b|\d+\s*%\s+(?:faster|slower)"
+)
+
+
+def test_every_speed_figure_of_the_readme_is_one_of_the_benchmark_json():
+    """A reader is on his own machine: the README's speed figures are the benchmark's (the headline
+    sentences, checked against ``results/benchmark.json``), and it speaks of no "this machine"."""
+    text = README
+    for headline in HEADLINES:
+        assert re.search(headline, text), f"README: the headline {headline!r} changed; update this test and test_benchmark_figures"
+        text = re.sub(headline, "", text)
+    assert not re.findall(r"this (?:virtual )?machine", README, re.I)
+    assert not SPEED.findall(text), f"README: speed figures that are not results/benchmark.json's: {SPEED.findall(text)}"
