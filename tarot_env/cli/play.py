@@ -209,8 +209,9 @@ def refusal(err: Exception) -> str:
 
 HELP = (
     "type a move's number, a card (ks = play KS when you play a card, discard KS at a discard, call KS ...), or a move\n"
-    "(pass, bid garde, declare, claim, ...; any case). Commands: t = show the table again, hint = what the rule-based\n"
-    "bot would play, help, q = quit (finished deals are saved)."
+    "(pass, bid garde, declare, claim, ...; any case); Enter alone makes the only legal move when there is one (your\n"
+    "last card is played at once). Commands: t = show the table again, hint = what the rule-based bot would play,\n"
+    "help, q = quit (the finished deals, or hands, are saved)."
 )
 
 
@@ -257,13 +258,25 @@ class Session:
             seat = raw.possible_agents.index(agent)
             tricks = views.tricks_done(self.env_id, env)
             hands = 0 if french else len(raw.hands_played())
-            if seat == self.human:
+            sides = None if french else raw.game.sides(raw.game_state, 0)  # this hand's: a match's next may differ
+            note = ""
+            if seat == self.human and (last := self.last_card(env)) is not None:
+                action, note = last, " (your last card)"  # nothing to choose: played at once
+                env.step(action)
+            elif seat == self.human:
                 action = self.human_move(env, obs, heading)
             else:
                 action = agent_move(self.agents[seat][1], self.fallback, obs)
                 env.step(action)
-            self.announce(seat, raw.action_to_string(action))
-            self.after_step(env, tricks, hands)
+            self.announce(seat, raw.action_to_string(action) + note)
+            self.after_step(env, tricks, hands, sides)
+
+    def last_card(self, env: Any) -> int | None:
+        """The action that plays the human's last card when it is his only legal move, else None."""
+        moves = legal_moves(self.env_id, env.unwrapped)
+        if len(moves) == 1 and moves[0][1].split()[0] == "play" and views.cards_in_hand(self.env_id, env, self.human) == 1:
+            return moves[0][0]
+        return None
 
     def announce(self, seat: int, text: str) -> None:
         verb, _, rest = text.partition(" ")
@@ -275,8 +288,9 @@ class Session:
         else:
             self.say(f"{who}: {text}")
 
-    def after_step(self, env: Any, tricks_before: int, hands_before: int) -> None:
-        """Print a trick as it is won, and a deal's (hand's) result as it ends; add up the scores."""
+    def after_step(self, env: Any, tricks_before: int, hands_before: int, sides: np.ndarray | None = None) -> None:
+        """Print a trick as it is won, and a deal's (hand's) result as it ends; add up the scores.
+        ``sides``: a Tarocchino hand's sides before the step (:func:`views.tarocchino_hand_end`)."""
         raw = env.unwrapped
         french = views.is_french(self.env_id)
         ended = raw.game_over if french else len(raw.hands_played()) > hands_before
@@ -288,7 +302,8 @@ class Session:
             scores = info["scores"]
             self.totals = [t + s for t, s in zip(self.totals, scores)]
             self.hands += 1
-            self.say(f"== {views.result_line(self.env_id, info)}")
+            for k, line in enumerate(views.deal_end(self.env_id, env, info, sides, self.human)):
+                self.say(f"== {line}" if k == 0 else line)
             self.say("== scores: " + ", ".join(f"{self.label(p)} {v:+g}" for p, v in enumerate(scores)))
             if not french and info.get("match_over"):
                 self.say(f"== game over: {match_winner(self.env_id, info)}")
@@ -302,10 +317,12 @@ class Session:
         self.say(views.table_view(self.env_id, env, self.human, self.kinds, self.totals, heading))
         self.say(format_moves(moves))
         deadline = None if self.time_per_move is None else time.monotonic() + self.time_per_move
+        only = moves[0] if len(moves) == 1 else None  # a single legal move: Enter makes it
+        offer = "" if only is None else f" [Enter: {only[1]}]"
         while True:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             clock = "" if left is None else f" [{left:.0f}s]"
-            print(f"your move{clock}> ", end="", file=self.out, flush=True)
+            print(f"your move{clock}{offer}> ", end="", file=self.out, flush=True)
             line = self.reader.readline(left)
             if line is None:
                 self.reader.discard_pending()
@@ -316,6 +333,9 @@ class Session:
                 return action
             text = line.strip()
             low = text.lower()
+            if not text and only is not None:
+                env.step(only[0])  # legal: the env's one legal move
+                return only[0]
             if not text:
                 self.say(f"type a move (a number from 1 to {len(moves)}, a card, or an action); help for help")
                 continue
@@ -440,8 +460,10 @@ def run(args: argparse.Namespace) -> int:
         totals=[0.0] * n,
     )
     deals = 1 if match else (args.deals or (None if (french and args.target is not None) else 1))
-    what = "a game (match)" if match else f"{deals} deal(s)" if deals else f"deals until a total reaches {args.target}"
+    unit = "deal" if french else "hand"  # what the game counts: a Tarocchino game is played in hands
+    what = "a game (match)" if match else f"{deals} {unit}(s)" if deals else f"deals until a total reaches {args.target}"
     session.say(f"{title(env_id)}, {n} players: {what}; you are player_{human}; seed {seed}. Type help for help.")
+    lost = "game (match)" if match else unit  # a match is saved as one record, at its end
     status = 0
     k = 0
     try:
@@ -460,14 +482,14 @@ def run(args: argparse.Namespace) -> int:
             k += 1
         session.say()
         scores = ", ".join(f"{session.label(p)} {v:+g}" for p, v in enumerate(session.totals))
-        session.say(f"final scores after {session.hands} deal(s): {scores}")
+        session.say(f"final scores after {session.hands} {unit}(s): {scores}")
     except QuitGameError:
-        session.say("quitting: the deal in progress is not kept")
+        session.say(f"quitting: the {lost} in progress is not kept")
     except EOFError:
-        session.say("\ninput closed before the end of the game: the deal in progress is not kept")
+        session.say(f"\ninput closed before the end of the game: the {lost} in progress is not kept")
         status = 1
     except KeyboardInterrupt:
-        session.say("\ninterrupted: the deal in progress is not kept")
+        session.say(f"\ninterrupted: the {lost} in progress is not kept")
         status = 130
     if session.records:
         try:

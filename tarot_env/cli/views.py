@@ -167,6 +167,49 @@ def french_result(info: dict[str, Any]) -> str:
     return text
 
 
+def french_deal_end(env: Any, info: dict[str, Any]) -> list[str]:
+    """How a French deal ended, for the player at the terminal: who took what and how the attack
+    did, then the unit S term by term as docs/rules/french_tarot.md §9.1 writes it (contract,
+    points over or under, petit au bout, poignées, chelem, multiplier). The terms are the
+    scoring's own (:func:`tarot_env.rules.french.scoring.score_terms`), not computed again here."""
+    from tarot_env.rules.french import actions as A
+    from tarot_env.rules.french.scoring import score_terms
+
+    if info.get("result") != "played":
+        return [french_result(info)]
+    raw = env.unwrapped
+    t = score_terms(raw.game, raw.game_state, 0)
+    m, d = t["multiplier"], t["difference"]
+    verdict = f"made by {d}" if t["made"] else f"lost by {d}"
+    partner = f", partner player_{info['partner']}" if info.get("partner", -1) >= 0 and info["partner"] != info["taker"] else ""
+    pab = info["petit_au_bout"]
+    chelem = str(info["chelem"]).replace("_", " ")
+    shown = [(p, int(k)) for p, k in enumerate(raw.game_state.poignee[0]) if k]
+    poignees = ", ".join(f"player_{p} {A.POIGNEE_NAMES[k - 1]} ({int(A.POIGNEE_BONUS[k])})" for p, k in shown)
+    winner = "the attack" if t["made"] else "the defence"
+    terms = [  # (what, how, points), as §9.1 adds them up
+        (f"contract {verdict}", f"{'' if t['made'] else '-'}(25 + {d}) × {m}", t["contract"]),
+        (
+            f"petit au bout to the {'attack' if pab > 0 else 'defence'}" if pab else "no petit au bout",
+            f"{'-' if pab < 0 else ''}10 × {m}" if pab else "",
+            t["petit_au_bout"],
+        ),
+        (f"poignée {poignees}, to {winner}" if shown else "no poignée", "", t["poignees"]),
+        (f"chelem ({chelem})" if chelem != "none" else "no chelem", "", t["chelem"]),
+    ]
+    unit = t["unit"]
+    lines = [
+        f"taker player_{info['taker']} ({info['contract']}{partner}): attack {info['attack_points']:g} points with "
+        f"{info['attack_bouts']} bouts, {t['threshold']} needed — contract {verdict}",
+        f"   score S from the attack's side (docs/rules/french_tarot.md §9), multiplier ×{m} for a {info['contract']}:",
+    ]
+    texts = [f"{what}: {how} =" if how else f"{what}:" for what, how, _ in terms]
+    width = max(len(text) for text in texts)
+    lines += [f"     {text:<{width}} {points:+5d}" for text, (_, _, points) in zip(texts, terms)]
+    lines.append(f"     S = {unit:+d}: each defender {'pays' if unit >= 0 else 'receives'} {abs(unit)}")
+    return lines
+
+
 # ---------------------------------------------------------------------------------- Tarocchino
 def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
     """The table as ``human`` sees it in a Tarocchino game."""
@@ -221,7 +264,23 @@ def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float],
     extra = int(np.sum((hand_of == human) & (place == S.PL_EXTRA)))
     if extra:
         lines.append(f"  (+{extra} cards dealt to you, picked up after the claim window)")
+    if phase == S.PH_DECLARE and int(ints[S.CURRENT]) == human:
+        lines.append(declaration_offer(env, human))
     return "\n".join(lines)
+
+
+def declaration_offer(env: Any, seat: int) -> str:
+    """What ``declare`` would declare for ``seat`` now (§7): the cards of his combinations, shown
+    to the table, and the value it counts for his side, as the rules worked them out when the
+    hands were final (the state's ``combo`` cards and ``decl`` value, :mod:`tarot_env.rules.bolognese.claims`)."""
+    from tarot_env.rules.bolognese import state as S
+
+    s = env.unwrapped.game_state
+    cards = s.cards[0]
+    combo = np.flatnonzero((cards[S.COMBO] == 1) & (cards[S.HAND_OF] == seat))
+    shown = " ".join(BOLOGNESE_DECK.names[c] for c in sort_cards(BOLOGNESE_DECK, combo))
+    value = int(s.seat_ints[0, seat, S.DECL])
+    return f"declare: {shown}, worth {value} points; declaring shows these cards to the table (no_declare keeps them hidden)"
 
 
 def _holder(cards: np.ndarray, c: int, S: Any) -> int:
@@ -267,6 +326,71 @@ def tarocchino_tricks_done(env: Any) -> int:
     return int(env.unwrapped.game_state.ints[0, S.TRICK_NO])
 
 
+def side_name(members: list[int], human: int, short: bool = False) -> str:
+    """A side as the player reads it: ``you``, ``player_1``, or ``your side (you and player_2)``,
+    ``the other side (player_1 and player_3)`` where partners play together (``short``: without
+    the players, once they have been named)."""
+    names = " and ".join("you" if p == human else f"player_{p}" for p in members)
+    if len(members) == 1:
+        return names
+    side = "your side" if human in members else "the other side"
+    return side if short else f"{side} ({names})"
+
+
+def tarocchino_hand_end(info: dict[str, Any], sides: np.ndarray, human: int) -> str:
+    """How a Tarocchino hand ended, for the player at the terminal: each side's points labelled
+    by who plays on it, and which side won the hand, as the env's ``win_loss`` reward counts it
+    (:func:`tarot_env.envs.tarocchino_rewards.hand_rewards`): the higher hand score, a claim's
+    side (the other side for a wrong claim), Terziglio's ``soloist_won``; Mattazza's losers.
+    ``sides``: each seat's side during the hand (``game.sides`` before the step that ended it:
+    after it a match's next hand may have another soloist)."""
+    hand = f"hand {info.get('hand', 0) + 1}"
+    result = str(info.get("result", "?"))
+    if result == "thrown_in":
+        return f"{hand} thrown in: no score"
+    members = [[int(p) for p in np.flatnonzero(sides == k)] for k in range(int(sides.max()) + 1)]
+    by_side = {k: m for k, m in enumerate(members) if m}  # by side number, as info["points"] counts them
+    scores = info["scores"]
+    if result in ("claimed", "wrong_claim"):
+        claimer = info["claimer"]
+        text = f"{hand} ended by {'you' if claimer == human else f'player_{claimer}'}'s claim of {info['claim_value']}"
+        claim_side = int(sides[claimer])
+        winner = claim_side if result == "claimed" else 1 - claim_side
+        text += " (right)" if result == "claimed" else " (wrong: below the target)"
+        text += " — " + ", ".join(f"{side_name(m, human)}: {scores[m[0]]:+g}" for m in by_side.values())
+        return f"{text} — {side_name(by_side[winner], human, short=True)} won the game{_match_part(info)}"
+    points = info.get("points", {}).get("total")
+    if points is None:
+        return tarocchino_result(info)
+    rounded = "raw" in info  # Quindici: the hand scores are the points rounded (§13)
+    parts = [
+        f"{side_name(m, human)}: {points[k]:g} points" + (f" (scored {scores[m[0]]:g})" if rounded else "") for k, m in by_side.items()
+    ]
+    text = f"{hand} played — " + ", ".join(parts)
+    if "losers" in info:  # Mattazza: each for himself, the hand's losers take a penalty point (§14.5)
+        losers = [side_name([p], human) for p in info["losers"]]
+        return text + " — " + (f"lost by {' and '.join(losers)}" if losers else "nobody lost") + _match_part(info)
+    if "soloist_won" in info:  # Terziglio: the soloist's side is 0 (§10.6)
+        winner = 0 if info["soloist_won"] else 1
+        contract = str(info.get("contract", "")).replace("_", " ")
+        text += f" — soloist {side_name([info['soloist']], human)} ({contract}) {'won' if info['soloist_won'] else 'lost'}"
+        return f"{text}: {side_name(by_side[winner], human, short=True)} won the hand{_match_part(info)}"
+    side_scores = [scores[m[0]] for m in by_side.values()]
+    best = max(side_scores)
+    if side_scores.count(best) > 1:
+        return f"{text} — a tie: nobody won the hand{_match_part(info)}"
+    return f"{text} — {side_name(by_side[side_scores.index(best)], human, short=True)} won the hand{_match_part(info)}"
+
+
+def _match_part(info: dict[str, Any]) -> str:
+    """A match's standing after a hand: the penalty points (Mattazza) or the game totals."""
+    if "match_over" in info and "penalties" in info:
+        return " — penalty points " + ", ".join(str(v) for v in info["penalties"])
+    if "match_over" in info and "totals" in info:
+        return " — game totals " + ", ".join(str(v) for v in info["totals"])
+    return ""
+
+
 def tarocchino_result(info: dict[str, Any]) -> str:
     """One line on how a Tarocchino hand ended, from the env's info (the scores are printed apart)."""
     text = f"hand {info.get('hand', 0) + 1} {str(info.get('result', '?')).replace('_', ' ')}"
@@ -277,17 +401,24 @@ def tarocchino_result(info: dict[str, Any]) -> str:
         text += f" (soloist player_{info['soloist']}, {'won' if info.get('soloist_won') else 'lost'})"
     if info.get("losers"):
         text += " — losers: " + ", ".join(f"player_{p}" for p in info["losers"])
-    if "match_over" in info and "penalties" in info:
-        text += " — penalty points " + ", ".join(str(v) for v in info["penalties"])
-    elif "match_over" in info and "totals" in info:
-        text += " — game totals " + ", ".join(str(v) for v in info["totals"])
-    return text
+    return text + _match_part(info)
 
 
 # ----------------------------------------------------------------------------------- dispatch
 def table_view(env_id: str, env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
     view = french_view if is_french(env_id) else tarocchino_view
     return view(env, human, kinds, totals, heading)
+
+
+def cards_in_hand(env_id: str, env: Any, seat: int) -> int:
+    """How many cards ``seat`` holds (a Tarocchino hand's cards still to pick up included)."""
+    s = env.unwrapped.game_state
+    if is_french(env_id):
+        return int(s.hands[0, seat].sum())
+    from tarot_env.rules.bolognese import state as S
+
+    cards = s.cards[0]
+    return int(np.sum((cards[S.HAND_OF] == seat) & ((cards[S.PLACE] == S.PL_HAND) | (cards[S.PLACE] == S.PL_EXTRA))))
 
 
 def tricks_done(env_id: str, env: Any) -> int:
@@ -299,4 +430,14 @@ def trick_summary(env_id: str, env: Any, t: int) -> str:
 
 
 def result_line(env_id: str, info: dict[str, Any]) -> str:
+    """One line on how a deal (hand) ended, from the env's info alone (the web room's summary)."""
     return french_result(info) if is_french(env_id) else tarocchino_result(info)
+
+
+def deal_end(env_id: str, env: Any, info: dict[str, Any], sides: np.ndarray | None, human: int) -> list[str]:
+    """How a deal (hand) ended, as ``tarot play`` prints it: French Tarot's score term by term
+    (:func:`french_deal_end`), a Tarocchino hand's points by side and its winner
+    (:func:`tarocchino_hand_end`, ``sides`` the seats' sides during the hand)."""
+    if is_french(env_id):
+        return french_deal_end(env, info)
+    return [tarocchino_hand_end(info, sides, human)]
