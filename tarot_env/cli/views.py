@@ -187,7 +187,7 @@ def french_deal_end(env: Any, info: dict[str, Any]) -> list[str]:
     shown = [(p, int(k)) for p, k in enumerate(raw.game_state.poignee[0]) if k]
     poignees = ", ".join(f"player_{p} {A.POIGNEE_NAMES[k - 1]} ({int(A.POIGNEE_BONUS[k])})" for p, k in shown)
     winner = "the attack" if t["made"] else "the defence"
-    terms = [  # (what, how, points), as §9.1 adds them up
+    terms = [  # (what, how, points), as French Tarot §9.1 adds them up
         (f"contract {verdict}", f"{'' if t['made'] else '-'}(25 + {d}) × {m}", t["contract"]),
         (
             f"petit au bout to the {'attack' if pab > 0 else 'defence'}" if pab else "no petit au bout",
@@ -270,7 +270,7 @@ def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float],
 
 
 def declaration_offer(env: Any, seat: int) -> str:
-    """What ``declare`` would declare for ``seat`` now (§7): the cards of his combinations, shown
+    """What ``declare`` would declare for ``seat`` now (Tarocchino §7): the cards of his combinations, shown
     to the table, and the value it counts for his side, as the rules worked them out when the
     hands were final (the state's ``combo`` cards and ``decl`` value, :mod:`tarot_env.rules.bolognese.claims`)."""
     from tarot_env.rules.bolognese import state as S
@@ -362,15 +362,15 @@ def tarocchino_hand_end(info: dict[str, Any], sides: np.ndarray, human: int) -> 
     points = info.get("points", {}).get("total")
     if points is None:
         return tarocchino_result(info)
-    rounded = "raw" in info  # Quindici: the hand scores are the points rounded (§13)
+    rounded = "raw" in info  # Quindici: the hand scores are the points rounded (Tarocchino §13)
     parts = [
         f"{side_name(m, human)}: {points[k]:g} points" + (f" (scored {scores[m[0]]:g})" if rounded else "") for k, m in by_side.items()
     ]
     text = f"{hand} played — " + ", ".join(parts)
-    if "losers" in info:  # Mattazza: each for himself, the hand's losers take a penalty point (§14.5)
+    if "losers" in info:  # Mattazza: each for himself, the hand's losers take a penalty point (Tarocchino §14.5)
         losers = [side_name([p], human) for p in info["losers"]]
         return text + " — " + (f"lost by {' and '.join(losers)}" if losers else "nobody lost") + _match_part(info)
-    if "soloist_won" in info:  # Terziglio: the soloist's side is 0 (§10.6)
+    if "soloist_won" in info:  # Terziglio: the soloist's side is 0 (Tarocchino §10.6)
         winner = 0 if info["soloist_won"] else 1
         contract = str(info.get("contract", "")).replace("_", " ")
         text += f" — soloist {side_name([info['soloist']], human)} ({contract}) {'won' if info['soloist_won'] else 'lost'}"
