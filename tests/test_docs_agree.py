@@ -79,3 +79,41 @@ def test_every_speed_figure_of_the_readme_is_one_of_the_benchmark_json():
         text = re.sub(headline, "", text)
     assert not re.findall(r"this (?:virtual )?machine", README, re.I)
     assert not SPEED.findall(text), f"README: speed figures that are not results/benchmark.json's: {SPEED.findall(text)}"
+
+
+# ------------------------------------------------------------------------------------- docs/agents.md
+def _number(text: str) -> float:
+    """``"1.5 million"`` -> 1500000.0, ``"10,000"`` -> 10000.0."""
+    return float(text.removesuffix(" million").replace(",", "")) * (1e6 if text.endswith(" million") else 1)
+
+
+def test_agents_md_states_the_codes_training_defaults():
+    """One set of defaults, the code's: it said 10,000 cloned deals "by default", then called 15,000
+    and 1.5 million steps "these defaults"; the code trains 200,000 steps and ``make train`` 300,000."""
+    from tarot_env.experiments.train import TrainConfig
+
+    section = " ".join(DOCS["agents.md"].split("## Training", 1)[1].split("\n## ", 1)[0].split())  # one line
+    config = TrainConfig()
+    assert f"`--bc-deals`, {config.bc_deals:,} by default" in section
+    assert f"`--timesteps` PPO steps ({config.timesteps:,} by default" in section
+    (make_train,) = re.findall(r"experiments\.train .*--timesteps (\d+)", (ROOT / "Makefile").read_text())
+    assert f"`make train` gives {int(make_train):,}" in section
+    # a figure called a default anywhere in the section is one of the code's
+    defaults = {config.bc_deals, config.timesteps, config.snapshot_every, config.eval_every, config.checkpoint_every}
+    phrases = re.findall(r"(?:these|the) defaults? (?:are )?\(?(\d[^;)]*)", section)
+    assert phrases, "docs/agents.md no longer names the defaults beside the longer run; update this test"
+    for phrase in phrases:
+        for figure in re.findall(r"\d[\d,.]*(?: million)?", phrase):
+            assert _number(figure) in defaults, f"docs/agents.md calls {figure} a default: {phrase!r}"
+
+
+# ------------------------------------------------------------------------------------- docs/cli.md
+def test_cli_md_lists_every_agent_the_commands_take():
+    """``tarot play`` and ``tarot arena`` take random, rules, pretrained, pimc and sb3: models; the
+    page listed three of them."""
+    names = ("random", "rules", "pretrained", "pimc", "sb3:")  # experiments/arena.py's make_agent, which both use
+    found = [b for b in blocks(DOCS["cli.md"]) if re.search(r"`--agents[` ]", b) and not b.startswith("tarot ")]
+    assert len(found) >= 2, found  # the play option's row and the arena's paragraph
+    for block in found:
+        missing = [n for n in names if f"`{n}" not in block and f",{n}" not in block]
+        assert not missing, f"docs/cli.md lists the agents without {missing}:\n{block}"
