@@ -1,4 +1,4 @@
-# One command for each job; each sets up .venv (Python 3.11+) on first use.
+# One command for each job; each sets up .venv (Python 3.11+) and compiles the numba kernels on first use.
 #   make demo    - the main job: train a small MaskablePPO agent on French Tarot (4 players, a few minutes),
 #                  then evaluate it in the arena against random and rule-based agents (runs/main)
 #   make play    - play one deal of every environment between random agents and print the results
@@ -20,11 +20,14 @@ STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 # torch satisfied and downloads no CUDA build. Elsewhere, TORCH="torch" (or your own build) works too.
 TORCH ?= torch==2.13.0
 
+# The set-up ends with the warm-up: one deal of every table compiles the numba kernels into their cache (a few
+# minutes, once, one progress line), so later commands start at once. A failed warm-up stops make before the stamp.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet "$(TORCH)"
 	$(PY) -m pip install --quiet -e ".[test,train,rllib,web]"
+	$(PY) -m tarot_env.warmup
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

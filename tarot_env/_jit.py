@@ -14,6 +14,12 @@ in other modules: the Tarocchino engine is one module per phase (``rules/bologne
 columns are ``state.py``'s. So the cache stamp here also covers the sources the kernels are
 built from (:func:`_sources_digest`): an edit to any of them recompiles the kernels instead of
 running stale code.
+
+Compiling is the first run's cost (seconds to tens of seconds a game, docs/performance.md): a
+kernel whose cache holds no machine code for it tells :func:`tarot_env.warmup.cold_cache`
+before it compiles (one line on stderr, once a process), and ``python -m tarot_env.warmup``
+(run by ``make``'s set-up) compiles every kernel ahead. :data:`KERNELS` lists the kernels made,
+for the warm-up to check that none is left to compile.
 """
 
 from __future__ import annotations
@@ -78,7 +84,7 @@ def _sources_digest() -> str:
 def _package_cache() -> type | None:
     """numba's function cache with :func:`_sources_digest` added to its source stamp, or None
     where numba's caching internals differ from those this was written for (the plain
-    ``cache=True`` is used then)."""
+    ``cache=True`` is used then). A cache miss is told to :func:`tarot_env.warmup.cold_cache`."""
     try:
         from numba.core import caching
 
@@ -86,14 +92,26 @@ def _package_cache() -> type | None:
             def get_source_stamp(self) -> tuple:
                 return (super().get_source_stamp(), _sources_digest())  # type: ignore[misc]
 
+        class _ColdNotice:
+            def load_overload(self, sig: object, target_context: object) -> object:
+                compiled = super().load_overload(sig, target_context)  # type: ignore[misc]
+                if compiled is None:  # nothing cached for this kernel: numba compiles it next
+                    from tarot_env import warmup
+
+                    warmup.cold_cache(self._cache_path)  # type: ignore[attr-defined]
+                return compiled
+
         locators = [type(f"Package{c.__name__}", (_Stamp, c), {}) for c in caching.CompileResultCacheImpl._locator_classes]
         impl = type("PackageCacheImpl", (caching.CompileResultCacheImpl,), {"_locator_classes": locators})
-        return type("PackageFunctionCache", (caching.FunctionCache,), {"_impl_class": impl})
+        return type("PackageFunctionCache", (_ColdNotice, caching.FunctionCache), {"_impl_class": impl})
     except (ImportError, AttributeError, TypeError):
         return None
 
 
 _FunctionCache = _package_cache() if JIT_AVAILABLE else None
+
+#: every kernel :func:`njit` made (numba dispatchers), in the order the modules made them
+KERNELS: list = []
 
 
 #: the loop over a batch's rows in a kernel: numba's parallel loop (one compiled kernel, two
@@ -133,9 +151,11 @@ def njit(fn: Callable, inline: bool = False, parallel: bool = False) -> Callable
         fn = _renamed(fn, "__parallel")
     inlining = "always" if inline else "never"
     if _FunctionCache is None:
-        return numba.njit(cache=True, nogil=True, inline=inlining, parallel=parallel)(fn)
-    dispatcher = numba.njit(nogil=True, inline=inlining, parallel=parallel)(fn)
-    dispatcher._cache = _FunctionCache(dispatcher.py_func)  # what cache=True does, with the package's stamp
+        dispatcher = numba.njit(cache=True, nogil=True, inline=inlining, parallel=parallel)(fn)
+    else:
+        dispatcher = numba.njit(nogil=True, inline=inlining, parallel=parallel)(fn)
+        dispatcher._cache = _FunctionCache(dispatcher.py_func)  # what cache=True does, with the package's stamp
+    KERNELS.append(dispatcher)
     return dispatcher
 
 
