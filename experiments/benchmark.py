@@ -241,6 +241,14 @@ def stagger(venv, out, span: int = STAGGER_SPAN, seed: int = 0):
     return venv.step(actions)
 
 
+def threading_layer() -> str | None:
+    """numba's threading layer in this process and, for OpenMP, its wait policy
+    (:func:`tarot_env._threads.wait_policy`); None when no parallel loop ran (one thread)."""
+    from tarot_env._threads import wait_policy
+
+    return wait_policy()
+
+
 def bench_vector(
     env_id: str, config: dict, batch: int, seconds: float, repeats: int = 5, min_steps: int = 100, seed: int = 0, lockstep: bool = False
 ) -> dict:
@@ -325,23 +333,63 @@ def bench_vector(
         "step_output_bytes_per_game": round(step_bytes / batch, 1),
         "memory_per_game_bytes": round((state_bytes + step_bytes) / batch, 1),
         "tables": "lockstep" if lockstep else f"staggered over {STAGGER_SPAN} decisions",
+        "threading_layer": threading_layer(),
         "observation_size": venv.observation_size,
         "num_actions": venv.num_actions,
     }
 
 
-def run_child(env_id: str, config: dict, batch: int, seconds: float, repeats: int, min_steps: int, lockstep: bool = False) -> dict:
-    """:func:`bench_vector` in a fresh interpreter, so that its peak memory is its own."""
+def run_child(
+    env_id: str,
+    config: dict,
+    batch: int,
+    seconds: float,
+    repeats: int,
+    min_steps: int,
+    lockstep: bool = False,
+    busy: int = 0,
+    environ: dict[str, str] | None = None,
+) -> dict:
+    """:func:`bench_vector` in a fresh interpreter, so that its peak memory is its own; ``busy``
+    other processes spin on a core each meanwhile (:class:`BusyCores`: the machine as a learner or a
+    second experiment leaves it), and ``environ`` adds variables to the child's environment (a
+    threading layer, a wait policy)."""
     spec = {"env": env_id, "config": config, "batch": batch, "seconds": seconds, "repeats": repeats, "min_steps": min_steps,
             "lockstep": lockstep}  # fmt: skip
-    proc = subprocess.run(
-        [sys.executable, "-m", "tarot_env.experiments.benchmark", "--child", json.dumps(spec)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-        check=True,
-    )
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    with BusyCores(busy):
+        proc = subprocess.run(
+            [sys.executable, "-m", "tarot_env.experiments.benchmark", "--child", json.dumps(spec)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+            check=True,
+            env={**os.environ, **(environ or {})},
+        )
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    r["busy_cores"] = busy
+    return r
+
+
+class BusyCores:
+    """``count`` child processes that each keep a core busy (a plain Python loop) while the block
+    runs, killed at its end: a loaded machine on demand (``--busy``), for measuring what threads
+    cost when a core is taken."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.procs: list[subprocess.Popen] = []
+
+    def __enter__(self) -> BusyCores:
+        for _ in range(self.count):
+            self.procs.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for proc in self.procs:
+            proc.kill()
+        for proc in self.procs:
+            proc.wait()
+        self.procs = []
 
 
 def _loads(r: dict) -> str:
@@ -374,13 +422,13 @@ def thread_scaling(results: list[dict]) -> list[dict]:
         if r.get("api") != "vector" or k is None or "env_decisions_per_second_per_run" not in r:
             continue
         base = {key: v for key, v in r["config"].items() if key != "num_threads"}
-        key = (r["env"], json.dumps(base, sort_keys=True), r["batch_size"], tables(r))
+        key = (r["env"], json.dumps(base, sort_keys=True), r["batch_size"], tables(r), r.get("busy_cores", 0))
         every, clean = pooled.setdefault(key, {}).setdefault(k, ([], []))
         runs = list(zip(r["env_decisions_per_second_per_run"], r["other_load_per_run"]))
         every.append([speed for speed, _ in runs])
         clean.append([speed for speed, load in runs if is_clean(load)])
     out = []
-    for (env_id, config, batch, spread), by_k in sorted(pooled.items()):
+    for (env_id, config, batch, spread, busy), by_k in sorted(pooled.items()):
         if 1 not in by_k:
             continue
         one_every, one_clean = by_k[1]
@@ -393,7 +441,7 @@ def thread_scaling(results: list[dict]) -> list[dict]:
             out.append({"env": env_id, "config": json.loads(config), "batch_size": batch, "threads": k, "tables": spread,
                         "env_decisions_per_second": round(speed, 1), "speedup": round(speed / speed_one, 3),
                         "speedup_ci95": ci, "runs": sum(len(c) for c in mine), "children": len(mine),
-                        "clean": use_clean})  # fmt: skip
+                        "clean": use_clean, "busy_cores": busy})  # fmt: skip
     return out
 
 
@@ -427,6 +475,8 @@ def print_thread_scaling(results: list[dict]) -> None:
     for row in thread_scaling(results):
         if row["threads"] != 1:
             note = "" if row["clean"] else "  (no clean run: other processes were busy)"
+            if row.get("busy_cores"):
+                note = f"  ({row['busy_cores']} core(s) kept busy by --busy)"
             speedup = f"{row['threads']} threads vs 1: {row['speedup']:.2f}x over {row['runs']} runs"
             ci = row["speedup_ci95"]
             if ci is not None:
@@ -528,7 +578,7 @@ def _batches(text: str) -> list[int]:
 
 def _key(r: dict) -> tuple:
     spread = tables(r) if r.get("api") == "vector" else None
-    return (r.get("api"), r["env"], json.dumps(r["config"], sort_keys=True), r.get("batch_size"), spread)
+    return (r.get("api"), r["env"], json.dumps(r["config"], sort_keys=True), r.get("batch_size"), spread, r.get("busy_cores", 0))
 
 
 def _players(env_id: str, config: dict) -> int:
@@ -540,7 +590,7 @@ def _players(env_id: str, config: dict) -> int:
 
 #: the flags that only the vector API reads (their dest and how the command line writes them)
 VECTOR_FLAGS = {"batch": "--batch", "threads": "--threads", "lockstep": "--lockstep", "min_steps": "--min-steps",
-                "scaling_plot": "--scaling-plot"}  # fmt: skip
+                "scaling_plot": "--scaling-plot", "busy": "--busy"}  # fmt: skip
 DEFAULT_PLOT = "runs/vector_throughput.png"
 
 
@@ -614,6 +664,10 @@ def main() -> None:
         "--lockstep", action="store_true",
         help="vector: measure tables that all started together (the benchmark before 2026-11-26) instead of tables spread over a deal",
     )  # fmt: skip
+    parser.add_argument(
+        "--busy", type=int, default=0, metavar="N",
+        help="vector: keep N cores busy with spinning processes while each child measures (a loaded machine; default 0)",
+    )  # fmt: skip
     parser.add_argument("--child", help=argparse.SUPPRESS)  # internal: one vector configuration, JSON on stdout
     args = parser.parse_args()
 
@@ -655,7 +709,7 @@ def main() -> None:
             for config in configs:
                 for batch, k in ((b, k) for b in batches for k in threads):
                     child_config = config if k is None else {**config, "num_threads": k}
-                    r = run_child(env_id, child_config, batch, args.seconds, args.repeats, min_steps, args.lockstep)
+                    r = run_child(env_id, child_config, batch, args.seconds, args.repeats, min_steps, args.lockstep, args.busy)
                     results.append(r)
                     print(
                         f"vector {env_id:<20} players={config.get('num_players', '-')!s:<3} B={batch:<6} "

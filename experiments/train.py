@@ -85,7 +85,11 @@ class TrainConfig:
     seed: int = 0
     out: str = "runs/train"
     progress_bar: bool = True
-    torch_threads: int | None = 1  # None: torch decides; two threads on a busy 2-core machine ran 5x slower than one
+    # threads of torch (the updates, the opponents' snapshots) and of the vector env's kernels; None:
+    # torch takes the cores the env leaves (tarot_env._threads.thread_plan). Together they should not
+    # exceed the cores: two torch threads beside a busy env on a 2-core machine ran 5x slower than one
+    torch_threads: int | None = 1
+    env_threads: int | None = 1
 
 
 # ---------------------------------------------------------------------- opponents
@@ -411,17 +415,22 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
+    from tarot_env._threads import thread_plan
     from tarot_env.wrappers import TarotVecEnv
 
-    if config.torch_threads:
-        torch.set_num_threads(config.torch_threads)
+    torch_threads, env_threads, threads_line = thread_plan(config.torch_threads, config.env_threads)
+    torch.set_num_threads(torch_threads)
+    print(threads_line, flush=True)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
+    (out / "threads.txt").write_text(threads_line + "\n")  # what the run used (config.json keeps what was asked)
 
     saved = checkpoints(out) if resume else {}
     pool = OpponentPool(config.env_id, config.pool_weights, config.max_snapshots, seed=config.seed)
-    venv = TarotVecEnv(config.num_envs, env_id=config.env_id, seat="rotate", reward=config.reward, **env_options(config))
+    venv = TarotVecEnv(
+        config.num_envs, env_id=config.env_id, seat="rotate", reward=config.reward, num_threads=env_threads, **env_options(config)
+    )
     if saved:
         return _resume(config, out, saved, pool, venv)
     model = MaskablePPO(
@@ -585,7 +594,7 @@ def _parser() -> argparse.ArgumentParser:
             parser.add_argument(*flags, dest=f.name, type=_pairs, help="e.g. random=1,rules=1,snapshot=2")
         elif isinstance(default, bool):
             parser.add_argument(*flags, dest=f.name, action=argparse.BooleanOptionalAction)
-        elif f.name in ("num_players", "torch_threads"):
+        elif f.name in ("num_players", "torch_threads", "env_threads"):
             parser.add_argument(*flags, dest=f.name, type=int)
         else:
             parser.add_argument(*flags, dest=f.name, type=type(default))

@@ -244,10 +244,18 @@ def train(args: Args) -> dict[str, Any]:
     import ray
     import torch
 
+    from tarot_env._threads import thread_plan
+
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(args), indent=2))
-    torch.set_num_threads(args.torch_threads)
+    # the env runners are processes of one torch thread each (Ray gives each actor OMP_NUM_THREADS=1),
+    # each stepping its env on one core; with none, this process samples too
+    runners = args.num_env_runners
+    torch_threads, _, threads_line = thread_plan(args.torch_threads, 0 if runners else 1, others=runners)
+    torch.set_num_threads(torch_threads)
+    print(threads_line + (f" ({runners} env runner process(es) of one thread each)" if runners else ""), flush=True)
+    (out / "threads.txt").write_text(threads_line + "\n")
     torch.manual_seed(args.seed)
 
     started_ray = not ray.is_initialized()

@@ -216,6 +216,7 @@ def test_tiny_training_run_writes_its_files_and_evaluates(tmp_path, monkeypatch,
     assert (out / "learning_curve.png").stat().st_size > 0
     assert list((out / "tb").glob("events.out.tfevents.*"))
     assert json.loads((out / "config.json").read_text())["env"] == env_id
+    assert (out / "threads.txt").read_text().startswith("threads: torch 1, env ")  # what the run used, logged
 
     evaluation = json.loads((out / "eval.json").read_text())
     assert evaluation["module"] == modules[0]

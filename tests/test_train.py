@@ -185,6 +185,9 @@ def test_the_log_says_where_the_time_went(tmp_path, capsys):
     train(tiny("french_tarot_v0", tmp_path, pool_weights={"random": 1.0, "rules": 1.0, "snapshot": 1.0}))
     out = capsys.readouterr().out
     assert "learner steps/s" in out and "opponents" in out and "update" in out
+    # the threads it used, printed and kept beside the config: torch's and the env's, within the cores
+    line = (tmp_path / "threads.txt").read_text().strip()
+    assert line in out and line.startswith("threads: torch 1, env 1, of ") and "more threads than cores" not in line
     last = _rows(tmp_path)[-1]
     parts = {k: float(last[f"seconds_{k}"]) for k in ("env", "opponents", "learner", "update", "evaluation", "checkpoints")}
     assert all(v > 0 for v in parts.values()), parts
