@@ -591,7 +591,6 @@ def _players(env_id: str, config: dict) -> int:
 #: the flags that only the vector API reads (their dest and how the command line writes them)
 VECTOR_FLAGS = {"batch": "--batch", "threads": "--threads", "lockstep": "--lockstep", "min_steps": "--min-steps",
                 "scaling_plot": "--scaling-plot", "busy": "--busy"}  # fmt: skip
-DEFAULT_PLOT = "runs/vector_throughput.png"
 
 
 def check_plan(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
@@ -609,7 +608,7 @@ def check_plan(args: argparse.Namespace, parser: argparse.ArgumentParser) -> lis
             parser.error(f"argument --env: unknown env id {env_id!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
     if args.api == "aec":
         given = [flag for dest, flag in VECTOR_FLAGS.items() if getattr(args, dest) not in (None, False)]
-        if args.plot not in ("", DEFAULT_PLOT):
+        if args.plot not in ("", parser.get_default("plot")):
             given.append("--plot")
         if given:
             parser.error(f"{', '.join(given)} refused with --api aec: only the vector API reads them (give --api vector or all)")
@@ -650,7 +649,7 @@ def main() -> None:
         help="JSON output file (default runs/benchmark.json; other configurations' results in it are kept)",
     )
     parser.add_argument(
-        "--plot", default=DEFAULT_PLOT, help=f"vector plot, PNG (default {DEFAULT_PLOT}; '' for none)"
+        "--plot", default="runs/vector_throughput.png", help="vector plot, PNG (default runs/vector_throughput.png; '' for none)"
     )
     parser.add_argument(
         "--scaling-plot", default=None, metavar="PNG",
