@@ -758,6 +758,8 @@ def main() -> None:
     if args.scaling_plot and scaling:
         plot_thread_scaling(scaling, Path(args.scaling_plot), machine)
         print(f"written {args.scaling_plot}")
+    elif args.scaling_plot:  # said, not dropped: the flag was given and nothing fits it
+        print(f"not written {args.scaling_plot}: {out} holds no configuration measured at two thread counts (give --threads 1,2)")
 
 
 if __name__ == "__main__":

@@ -221,3 +221,11 @@ def test_serve_keeps_its_database_in_an_ignored_folder():
     assert inspect.signature(create_app).parameters["db"].default == default
     for path in (default, "tarot_web.sqlite"):  # the old default too, where a room already made one
         assert subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT).returncode == 0, f"git does not ignore {path}"
+
+
+def test_bench_says_why_it_draws_no_scaling_plot(capsys, tmp_path):
+    """``--scaling-plot`` without two thread counts to compare was dropped without a word."""
+    assert main(["bench", "ottocento_v0", "--api", "vector", "--batch", "16", "--seconds", "0.1", "--repeats", "1", "--plot", "",
+                 "--scaling-plot", "s.png", "--out", "b.json"]) == 0  # fmt: skip
+    assert "not written s.png: b.json holds no configuration measured at two thread counts" in capsys.readouterr().out
+    assert (tmp_path / "b.json").exists() and not (tmp_path / "s.png").exists()
