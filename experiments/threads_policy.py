@@ -33,6 +33,10 @@ CANDIDATES: dict[str, dict[str, str]] = {
     "omp-spin": {"NUMBA_THREADING_LAYER": "omp", "OMP_WAIT_POLICY": "ACTIVE"},
     "package": {},  # the package's choice (tarot_env._threads.start_pool): OpenMP, passive wait
     "workqueue": {"NUMBA_THREADING_LAYER": "workqueue"},
+    # a short spin before sleeping (libgomp's count of spins; its default is 300,000): OMP_WAIT_POLICY
+    # present but empty, so that the package leaves the policy to libgomp and GOMP_SPINCOUNT decides
+    "omp-spin-10k": {"NUMBA_THREADING_LAYER": "omp", "OMP_WAIT_POLICY": "", "GOMP_SPINCOUNT": "10000"},
+    "omp-spin-100k": {"NUMBA_THREADING_LAYER": "omp", "OMP_WAIT_POLICY": "", "GOMP_SPINCOUNT": "100000"},
 }
 GAMES = {"french_tarot_v0": {"num_players": 4}, "ottocento_v0": {}}
 
@@ -51,7 +55,7 @@ def main() -> None:
     unknown = [c for c in chosen if c not in CANDIDATES]
     if unknown:
         p.error(f"unknown candidate(s) {unknown}; the candidates are {list(CANDIDATES)}")
-    for name in ("OMP_WAIT_POLICY", "NUMBA_THREADING_LAYER"):  # each candidate sets its own
+    for name in ("OMP_WAIT_POLICY", "NUMBA_THREADING_LAYER", "GOMP_SPINCOUNT"):  # each candidate sets its own
         os.environ.pop(name, None)
     results: list[dict] = []
     for rnd in range(args.rounds):
