@@ -49,6 +49,7 @@ def main() -> None:
     p.add_argument("--repeats", type=int, default=3, help="timed runs per child, their median kept (default 3)")
     p.add_argument("--busy", type=int, default=1, help="cores kept busy in the loaded condition (default 1)")
     p.add_argument("--candidates", default=",".join(CANDIDATES), help="comma-separated names among: " + "; ".join(CANDIDATES))
+    p.add_argument("--env", action="append", choices=list(GAMES), help="a game to measure (repeatable; default: both)")
     p.add_argument("--out", default="runs/threads_policy.json", help="JSON of every child's result")
     args = p.parse_args()
     chosen = [c.strip() for c in args.candidates.split(",") if c.strip()]
@@ -58,8 +59,9 @@ def main() -> None:
     for name in ("OMP_WAIT_POLICY", "NUMBA_THREADING_LAYER", "GOMP_SPINCOUNT"):  # each candidate sets its own
         os.environ.pop(name, None)
     results: list[dict] = []
+    games = {env_id: GAMES[env_id] for env_id in args.env or GAMES}
     for rnd in range(args.rounds):
-        for env_id, config in GAMES.items():
+        for env_id, config in games.items():
             for busy in (0, args.busy):
                 for name in chosen:
                     for k in (1, 2) if rnd % 2 == 0 else (2, 1):
@@ -74,7 +76,7 @@ def main() -> None:
     out.write_text(json.dumps({"batch": args.batch, "busy": args.busy, "results": results}, indent=1) + "\n")
     print(f"written {out}")
     print("\nratio two threads / one, per round (median over rounds):")
-    for env_id in GAMES:
+    for env_id in games:
         for busy in (0, args.busy):
             for name in chosen:
                 ratios, ones, twos = [], [], []
