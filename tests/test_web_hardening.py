@@ -133,7 +133,7 @@ def test_an_unexpected_failure_in_a_request_is_answered_and_the_connection_goes_
 # ------------------------------------------------------------------------------ the clock
 def test_the_rooms_clock_survives_an_error_and_goes_on(tmp_path: Path) -> None:
     room = Room(robot_delay=0.0, pause=0.0)
-    app = create_app(str(tmp_path / "r.sqlite"), room=room, tick=0.01)
+    app = create_app(str(tmp_path / "r.sqlite"), room=room, tick=0.01, heartbeat=3600.0, silence=7200.0)  # no ping among the messages read
     calls = {"n": 0}
     advance = room.advance
 
