@@ -42,6 +42,7 @@ import numpy as np
 
 import tarot_env
 from tarot_env._jit import JIT_AVAILABLE
+from tarot_env._threads import wait_policy
 
 #: configurations measured per env id through the AEC API
 CONFIGS: dict[str, list[dict]] = {
@@ -241,14 +242,6 @@ def stagger(venv, out, span: int = STAGGER_SPAN, seed: int = 0):
     return venv.step(actions)
 
 
-def threading_layer() -> str | None:
-    """numba's threading layer in this process and, for OpenMP, its wait policy
-    (:func:`tarot_env._threads.wait_policy`); None when no parallel loop ran (one thread)."""
-    from tarot_env._threads import wait_policy
-
-    return wait_policy()
-
-
 def bench_vector(
     env_id: str, config: dict, batch: int, seconds: float, repeats: int = 5, min_steps: int = 100, seed: int = 0, lockstep: bool = False
 ) -> dict:
@@ -333,7 +326,7 @@ def bench_vector(
         "step_output_bytes_per_game": round(step_bytes / batch, 1),
         "memory_per_game_bytes": round((state_bytes + step_bytes) / batch, 1),
         "tables": "lockstep" if lockstep else f"staggered over {STAGGER_SPAN} decisions",
-        "threading_layer": threading_layer(),
+        "threading_layer": wait_policy(),  # numba's layer and, for OpenMP, its wait (None: one thread, no pool)
         "observation_size": venv.observation_size,
         "num_actions": venv.num_actions,
     }

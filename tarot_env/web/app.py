@@ -311,8 +311,8 @@ class Server:
             if now - c.heard >= self.silence:
                 await self.drop(c, f"nothing heard for {now - c.heard:.0f} s")
             else:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(c.ws.send_text('{"type": "ping"}'), timeout=1.0)
+                with contextlib.suppress(TimeoutError):  # a client that does not read: silence will end it
+                    await asyncio.wait_for(self.send(c, {"type": "ping"}), timeout=1.0)
 
     async def drop(self, client: Client, why: str) -> None:
         """End a connection that has gone silent: it is a disconnection (the robot takes the seat at
