@@ -142,11 +142,36 @@ def create_table(d: webdriver.Chrome, env: str, players: int) -> None:
     wait(lambda: d.find_element(By.ID, "table").is_displayed(), what="the table")
 
 
+def robots_seated(d: webdriver.Chrome) -> int:
+    """The seats the page shows with a robot (its "robot" tag; the "you" tag, drawn when the page learns
+    its seat, is not one: counting every tag let a robot be missed, and the start then be refused)."""
+    return sum(1 for e in d.find_elements(By.CSS_SELECTOR, ".seat .tag") if e.text == "robot")
+
+
 def add_robots(d: webdriver.Chrome, count: int) -> None:
     for k in range(count):
-        before = len(d.find_elements(By.CSS_SELECTOR, ".seat .tag"))
         click(d, "button.add-robot")
-        wait(lambda before=before: len(d.find_elements(By.CSS_SELECTOR, ".seat .tag")) > before, what=f"robot {k + 1}")
+        wait(lambda k=k: robots_seated(d) > k, what=f"robot {k + 1}")
+    wait(lambda: not d.find_elements(By.CSS_SELECTOR, "button.add-robot"), what="every seat filled")
+
+
+def start_game(d: webdriver.Chrome, live: LiveServer) -> Any:
+    """The owner starts the game; the table once the server has it playing, with what the page showed if not."""
+    click(d, "#start")
+    table = wait(lambda: live.room.tables.get(1), what="the table on the server")
+    try:
+        wait(lambda: table.state == "playing", what="the game started")
+    except AssertionError:
+        raise AssertionError(stalled(d, 0, table)) from None
+    return table
+
+
+def wait_my_turn(d: webdriver.Chrome, table: Any, timeout: float = 60.0) -> None:
+    """Wait for the person's turn; on a time-out, what the page and the server showed."""
+    try:
+        wait(lambda: my_turn(d), timeout, what="the person's turn")
+    except AssertionError:
+        raise AssertionError(stalled(d, 0, table)) from None
 
 
 def my_turn(d: webdriver.Chrome) -> bool:
@@ -226,7 +251,7 @@ def seated_against_robots(browser: Any, url: str, name: str, env: str, players: 
 def test_person_plays_a_whole_french_deal_by_clicking_then_the_leaderboard(live: LiveServer, browser: Any) -> None:
     d = seated_against_robots(browser, live.url, "Alice", "french_tarot_v0", 4, lobby_shot="web-lobby.png")
     assert "★" in text(d, '.seat[data-seat="0"]')  # the owner's star
-    click(d, "#start")
+    start_game(d, live)
     # a card that is not legal now: clicking it is refused with the rules' reason, and nothing changes
     refused = False
     deadline = time.monotonic() + 120
@@ -275,8 +300,7 @@ def test_time_out_the_robot_plays_for_the_person(live: LiveServer, browser: Any)
     click(d, "#save-settings")
     wait(lambda: "changed" in d.find_element(By.ID, "settings-button").get_attribute("class"), what="the changed mark")
     assert "(changed)" in text(d, "#settings-panel")
-    click(d, "#start")
-    wait(lambda: my_turn(d), what="the person's turn")
+    wait_my_turn(d, start_game(d, live))
     wait(lambda: text(d, "#countdown").endswith(" s"), what="the countdown")
     d.save_screenshot(str(IMG / "web-countdown.png"))
     # nobody clicks: after 1.5 s the robot plays the move
@@ -286,9 +310,8 @@ def test_time_out_the_robot_plays_for_the_person(live: LiveServer, browser: Any)
 
 def test_disconnection_robot_takes_the_seat_and_the_player_comes_back(live: LiveServer, browser: Any) -> None:
     d = seated_against_robots(browser, live.url, "Bob", "french_tarot_v0", 4)
-    click(d, "#start")
-    wait(lambda: my_turn(d), what="Bob's turn")
-    table = live.room.tables[1]
+    table = start_game(d, live)
+    wait_my_turn(d, table)
     # the page answers the server's pings (every second here; 8 s of silence is a disconnection): Bob stays
     time.sleep(live.app.state.server.silence + 1.0)
     assert table.seats[0].connected and not table.seats[0].bot_plays
@@ -342,9 +365,8 @@ def test_cancellation_vote_between_two_people(live: LiveServer, browser: Any) ->
 
 def test_ottocento_hand_by_clicking(live: LiveServer, browser: Any) -> None:
     d = seated_against_robots(browser, live.url, "Carla", "ottocento_v0", 4)
-    click(d, "#start")
-    made = play_to_the_end(d, shot="web-table-ottocento.png")
+    table = start_game(d, live)
+    made = play_to_the_end(d, shot="web-table-ottocento.png", table=table)
     assert made >= 10  # a hand of Ottocento: at least the person's cards
-    table = live.room.tables[1]
     assert table.game_result is not None and table.deal_results
     assert text(d, ".deal-result").startswith("hand 1")
