@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import copy
 import inspect
+import itertools
 from typing import Any
 
 import numpy as np
 import torch as th
 from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.preprocessing import preprocess_obs
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
@@ -45,6 +47,91 @@ class BFloat16FirstLayer(BaseFeaturesExtractor):
         w, b = self.linear.weight, self.linear.bias
         y = th.nn.functional.linear(observations.flatten(1).to(th.bfloat16), w.to(th.bfloat16), b.to(th.bfloat16))
         return th.tanh(y.float())
+
+
+class SharedTrunk(BaseFeaturesExtractor):
+    """The trunk the policy and the value share: the first hidden layer (in bfloat16 with
+    ``bf16_first_layer``, as :class:`BFloat16FirstLayer`), then the other layers of ``net_arch``, all ``tanh``.
+
+    Why shared: a PPO update costs one pass of the network per sample and term, and two separate
+    256-256 networks (SB3's default for actor-critic policies) pay the 1,366-input first layer twice,
+    forward and backward. One trunk with a linear policy head and a linear value head over its last
+    layer halves that; measured on French Tarot (4 players), it learns as well (docs/performance.md,
+    "The learner"). Used by experiments/train.py with ``share_features_extractor=True`` and empty
+    ``net_arch`` heads (SB3's ``action_net`` and ``value_net`` are then the two linear heads).
+    """
+
+    def __init__(self, observation_space: spaces.Box, net_arch: tuple[int, ...] = (256, 256), bf16_first_layer: bool = True) -> None:
+        if not net_arch:
+            raise ValueError("the shared trunk needs at least one hidden layer in net_arch")
+        super().__init__(observation_space, int(net_arch[-1]))
+        inputs = int(np.prod(observation_space.shape))
+        self.first = BFloat16FirstLayer(observation_space, int(net_arch[0])) if bf16_first_layer else None
+        self.first_float = None if bf16_first_layer else th.nn.Linear(inputs, int(net_arch[0]))
+        layers: list[th.nn.Module] = []
+        for a, b in itertools.pairwise(net_arch):
+            layers += [th.nn.Linear(int(a), int(b)), th.nn.Tanh()]
+        self.rest = th.nn.Sequential(*layers)
+
+    def forward(self, observations: th.Tensor) -> th.Tensor:
+        if self.first is not None:
+            h = self.first(observations)
+        else:
+            h = th.tanh(self.first_float(observations.flatten(1)))  # type: ignore[misc]
+        return self.rest(h)
+
+
+class MaskedSoftmaxPolicy(MaskableActorCriticPolicy):
+    """sb3-contrib's maskable actor-critic policy, with the masked distribution computed directly.
+
+    ``MaskableCategorical`` builds a torch ``Categorical`` (a ``logsumexp`` over the actions) three
+    times per rollout step and draws with ``multinomial``: on French Tarot (4 players, 256 tables)
+    that was a quarter of the rollout's time. Here the illegal actions' logits are set to -1e8 (as
+    sb3-contrib does), one ``log_softmax`` gives every log-probability, a draw is the Gumbel-max
+    trick and the entropy is ``-sum p log p`` over the legal actions: the same distribution, the same
+    log-probabilities, entropies and gradients as the parent's (tests/test_sb3_policy.py checks
+    it), in one vector operation each. ``predict`` and ``get_distribution`` are the parent's.
+    """
+
+    def _latents(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        features = self.extract_features(obs)
+        if self.share_features_extractor:
+            return self.mlp_extractor(features)
+        pi_features, vf_features = features
+        return self.mlp_extractor.forward_actor(pi_features), self.mlp_extractor.forward_critic(vf_features)
+
+    def _log_probs(self, latent_pi: th.Tensor, action_masks: Any) -> th.Tensor:
+        logits = self.action_net(latent_pi)
+        if action_masks is not None:
+            mask = th.as_tensor(action_masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
+            logits = logits.masked_fill(~mask, MASKED_LOGIT)
+        return th.log_softmax(logits, dim=1)
+
+    def forward(
+        self, obs: th.Tensor, deterministic: bool = False, action_masks: np.ndarray | None = None
+    ) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
+        latent_pi, latent_vf = self._latents(obs)
+        values = self.value_net(latent_vf)
+        log_probs = self._log_probs(latent_pi, action_masks)
+        if deterministic:
+            actions = log_probs.argmax(dim=1)
+        else:  # a draw from the masked softmax: the Gumbel-max trick
+            gumbel = -th.log(-th.log(th.rand_like(log_probs).clamp_(min=1e-20)))
+            actions = (log_probs + gumbel).argmax(dim=1)
+        return actions, values, log_probs.gather(1, actions[:, None]).squeeze(1)
+
+    def evaluate_actions(
+        self, obs: th.Tensor, actions: th.Tensor, action_masks: th.Tensor | None = None
+    ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
+        latent_pi, latent_vf = self._latents(obs)
+        log_probs = self._log_probs(latent_pi, action_masks)
+        log_prob = log_probs.gather(1, actions.long().reshape(-1, 1)).squeeze(1)
+        entropy = -(log_probs.exp() * log_probs).sum(dim=1)  # the illegal actions' p is exactly 0
+        return self.value_net(latent_vf), log_prob, entropy
+
+
+#: the logit an illegal action gets (sb3-contrib's value: finite, so that 0 * logit is 0 in the entropy)
+MASKED_LOGIT = -1e8
 
 
 class SB3PolicyAgent:

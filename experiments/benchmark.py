@@ -623,11 +623,40 @@ def check_plan(args: argparse.Namespace, parser: argparse.ArgumentParser) -> lis
     return env_ids
 
 
+def learner(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """``--api learner``: the learner's settings side by side (experiments/learner_speed.py)."""
+    from tarot_env.experiments import learner_speed
+
+    from tarot_env.cli import checks
+
+    given = [flag for dest, flag in VECTOR_FLAGS.items() if getattr(args, dest) not in (None, False, 0)]
+    given += [f for f, dest in (("--plot", "plot"), ("--seconds", "seconds")) if getattr(args, dest) != parser.get_default(dest)]
+    if given:
+        parser.error(f"{', '.join(given)} refused with --api learner: it reads --env, --players, --repeats, --learner-steps and --out")
+    envs = args.env or ["french_tarot_v0"]
+    if len(envs) != 1:
+        parser.error(f"--api learner measures one env id, {len(envs)} were given ({', '.join(envs)})")
+    env_id = envs[0]
+    if env_id not in tarot_env.ENV_IDS:
+        parser.error(f"argument --env: unknown env id {env_id!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
+    players = args.players or ([4] if env_id == "french_tarot_v0" else [None])
+    if len(players) != 1:
+        parser.error("--api learner measures one player count")
+    if players[0] is not None and (why := checks.players_error(env_id, players[0])):
+        parser.error(why)
+    steps = 65_536 if args.learner_steps is None else args.learner_steps
+    if steps < 8_192 or args.repeats < 1:
+        parser.error(f"--learner-steps {steps} and --repeats {args.repeats}: need at least 8,192 steps (a rollout) and 1 repeat")
+    out = Path("runs/learner_speed.json" if args.out == parser.get_default("out") else args.out)
+    learner_speed.run(env_id, players[0], steps, args.repeats, out)
+
+
 def main() -> None:
     from tarot_env.cli import checks
 
     parser = checks.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--api", choices=("vector", "aec", "all"), default="all", help="which API to measure (default: all)")
+    parser.add_argument("--api", choices=("vector", "aec", "all", "learner"), default="all",
+                        help="what to measure (default: all: AEC and vector; learner: PPO's steps/s, settings side by side)")  # fmt: skip
     parser.add_argument("--env", action="append", help="env id (repeatable; default: all)")
     parser.add_argument("--players", type=int, action="append",
                         help="player counts (repeatable; default: all of the env through AEC, 4 through the vector API)")  # fmt: skip
@@ -660,8 +689,16 @@ def main() -> None:
         "--busy", type=int, default=0, metavar="N",
         help="vector: keep N cores busy with spinning processes while each child measures (a loaded machine; default 0)",
     )  # fmt: skip
+    parser.add_argument(
+        "--learner-steps", type=int, default=None, metavar="N",
+        help="learner: PPO steps per child run (default 65,536; experiments/learner_speed.py)",
+    )  # fmt: skip
     parser.add_argument("--child", help=argparse.SUPPRESS)  # internal: one vector configuration, JSON on stdout
     args = parser.parse_args()
+    if args.api == "learner":
+        return learner(args, parser)
+    if args.learner_steps is not None:
+        parser.error("--learner-steps refused without --api learner: only the learner's benchmark reads it")
 
     if args.child:
         spec = json.loads(args.child)

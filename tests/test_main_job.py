@@ -13,8 +13,8 @@ pytest.importorskip("sb3_contrib")
 def test_main_job_trains_then_evaluates(tmp_path):
     from tarot_env.experiments.main import main
 
-    results = main(["--timesteps", "1024", "--bc-deals", "20", "--deals", "3", "--out", str(tmp_path / "run"),
-                    "--deals-dir", str(tmp_path / "deals")])  # fmt: skip
+    results = main(["--timesteps", "1024", "--bc-deals", "20", "--deals", "3", "--eval-points", "2", "--eval-deals", "8",
+                    "--out", str(tmp_path / "run"), "--deals-dir", str(tmp_path / "deals")])  # fmt: skip
     assert set(results) == {"random", "rules"}
     train = tmp_path / "run" / "train"
     assert (train / "model_final.zip").exists() and (train / "learning_curve.png").exists() and (train / "log.csv").exists()
@@ -26,3 +26,20 @@ def test_main_job_trains_then_evaluates(tmp_path):
         assert set(saved["agents"]) == {"ppo", name}
         assert len(saved["per_deal"]["ppo"]) == 3 and saved["deal_set"]
         assert r["agents"]["ppo"]["fallbacks"]["fallback"] == 0  # the trained policy only plays legal moves
+
+
+def test_the_verdict_says_whether_the_bot_is_beaten_and_where_the_scale_goes(tmp_path):
+    from tarot_env.experiments.main import LEADERBOARD, verdict
+
+    board = json.loads(LEADERBOARD.read_text())
+    rows = {r["entry"]: r for r in board["rows"]}
+    lines = verdict({"mean": 12.0, "lo": 4.0, "hi": 20.0}, 200)
+    assert lines[0].startswith("this run's agent beats the rule-based bot: the interval is above zero: +12.0 [+4.0, +20.0]")
+    assert len(lines) == 3  # one line each: the committed trained agent, the search agent
+    trained, search = rows["trained"]["difference"]["mean"], rows["pimc"]["difference"]["mean"]
+    assert "committed trained agent" in lines[1] and f"{trained - 12.0:+.1f} a deal from this run's agent" in lines[1]
+    assert "search agent" in lines[2] and f"{search - 12.0:+.1f} a deal from this run's agent" in lines[2]
+    assert "is level with" in verdict({"mean": 1.0, "lo": -3.0, "hi": 5.0}, 200)[0]
+    assert "loses to" in verdict({"mean": -6.0, "lo": -9.0, "hi": -3.0}, 200)[0]
+    missing = verdict({"mean": 1.0, "lo": -3.0, "hi": 5.0}, 200, leaderboard=tmp_path / "none.json")
+    assert len(missing) == 2 and "no leaderboard" in missing[1]

@@ -48,6 +48,7 @@ def test_tiny_run_writes_its_files_and_the_model_plays_legal_actions(tmp_path, e
     assert [int(r["steps"]) for r in rows] == [1024, 2048]
     assert all(np.isfinite(float(r[k])) for r in rows for k in ("eval_vs_random", "eval_vs_rules"))
     assert all(float(r[f"{k}_ci95"]) > 0 for r in rows for k in ("eval_vs_random", "eval_vs_rules"))  # the points' intervals
+    assert all(np.isfinite(float(r["eval_vs_rules_duplicate"])) and float(r["eval_vs_rules_duplicate_ci95"]) >= 0 for r in rows)
 
     agent = SB3PolicyAgent(MaskablePPO.load(final))
     venv = TarotVecEnv(8, env_id=env_id, seat="rotate", opponents=agent)  # the model at every seat
@@ -226,3 +227,32 @@ def test_an_evaluation_scores_the_margin_the_arena_scores(env_id):
     assert ahead - half > 0
     behind, half = evaluate_ci(AsModel(RandomAgent(0)), config, bot, 300)
     assert behind + half < 0
+
+
+def test_the_duplicate_evaluation_counts_from_the_bots_own_score_in_the_seat():
+    """The bot in the learner's place scores exactly its baseline: a margin of 0 with no spread; a
+    learner that plays differently is counted deal by deal from the same baseline."""
+    from tarot_env.agents import rule_agent
+    from tarot_env.experiments.train import TrainConfig, baseline_scores, evaluate_ci, learner_scores
+
+    config = TrainConfig(env_id="french_tarot_v0", num_players=4)
+    bot = rule_agent("french_tarot_v0")
+
+    class AsModel:  # an agent behind the model's predict()
+        def __init__(self, agent):
+            self.agent = agent
+
+        def predict(self, obs, action_masks, deterministic=True):
+            return np.asarray(self.agent.act(obs, action_masks)), None
+
+    base = baseline_scores(config, bot, 40)
+    assert base.shape == (40,) and np.isfinite(base).all() and base.std() > 0
+    assert evaluate_ci(AsModel(bot), config, bot, 40, baseline=base) == (0.0, 0.0)
+    class FirstLegal:  # deterministic, and not the bot
+        def act(self, obs, masks):
+            return np.argmax(masks, axis=1)
+
+    first = AsModel(FirstLegal())
+    raw = learner_scores(first, config, bot, 40)
+    mean, half = evaluate_ci(first, config, bot, 40, baseline=base)
+    assert mean == pytest.approx(float((raw - base).mean())) and half > 0 and not np.array_equal(raw, base)
