@@ -1,0 +1,228 @@
+"""experiments/distill.py: tiny DAgger runs write their files, label legal actions, grow their data, resume
+exactly, do not depend on the number of workers; the model plays; bad flags are refused in one line.
+
+The teacher is ``pimc:samples=2,time=0.02``: its sample cap, not the clock, ends each search (the first
+chunk is 2 samples), so the labels are the same on a fast or a busy machine and runs can be compared
+array for array."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tarot_env.experiments.distill import FIELDS, DistillConfig, main, run
+
+import tarot_env
+
+ROOT = Path(__file__).resolve().parents[1]
+TEACHER = "pimc:samples=2,time=0.02"
+
+
+def tiny(out: Path, **kwargs) -> DistillConfig:
+    small = dict(
+        num_players=4, teacher=TEACHER, iterations=2, deals_per_iteration=3, workers=1, eval_deals=8, bc_deals=8,
+        net_arch=[32], epochs=2, batch_size=64, torch_threads=1, progress_bar=False,
+    )  # fmt: skip
+    return DistillConfig(out=str(out), **{**small, **kwargs})
+
+
+def flags(config: DistillConfig) -> list[str]:
+    """The command line of a tiny config (the fields :func:`tiny` sets)."""
+    return [
+        "--env", config.env_id, "--players", str(config.num_players), "--teacher", config.teacher, "--iterations", str(config.iterations),
+        "--deals-per-iteration", str(config.deals_per_iteration), "--workers", str(config.workers), "--eval-deals", str(config.eval_deals),
+        "--bc-deals", str(config.bc_deals), "--net-arch", ",".join(map(str, config.net_arch)), "--epochs", str(config.epochs),
+        "--batch-size", str(config.batch_size), "--torch-threads", str(config.torch_threads), "--no-progress-bar", "--out", config.out,
+    ]  # fmt: skip
+
+
+def rows(out: Path) -> list[dict[str, str]]:
+    with open(out / "log.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def data(out: Path) -> dict[str, np.ndarray]:
+    with np.load(out / "data.npz") as saved:
+        return {k: saved[k] for k in saved.files}
+
+
+@pytest.fixture(scope="module")
+def french(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """French Tarot, 4 players: a new student cloned from the bot, 2 iterations of 3 deals, one worker."""
+    out = tmp_path_factory.mktemp("french")
+    run(tiny(out))
+    return out
+
+
+def test_a_run_writes_its_files_and_logs_each_iteration(french):
+    names = {p.name for p in french.iterdir()}
+    assert {"config.json", "data.npz", "log.csv", "model_init.zip", "model_iter0.zip", "model_iter1.zip", "model_final.zip"} <= names
+    config = json.loads((french / "config.json").read_text())
+    assert set(config) == {f.name for f in dataclasses.fields(DistillConfig)} and config["teacher"] == TEACHER
+    log = rows(french)
+    assert [int(r["iteration"]) for r in log] == [-1, 0, 1]  # -1: the starting student
+    labels = data(french)
+    for r in log[1:]:
+        k = int(r["iteration"])
+        mine = labels["iteration"] == k
+        assert int(r["labels"]) == mine.sum() > 3 * 20  # every deal has tens of decisions with a choice
+        assert int(r["labels_total"]) == (labels["iteration"] <= k).sum()
+        assert int(r["deals"]) == 3 and int(r["deals_total"]) == 3 * (k + 1)
+        # the agreement is the student's before training on these labels: the student that played them
+        assert float(r["agreement"]) == pytest.approx(np.mean(labels["student"][mine] == labels["actions"][mine]))
+        assert 0.0 <= float(r["fit_accuracy"]) <= 1.0 and float(r["mean_samples"]) == 2.0
+        assert np.isfinite(float(r["eval_vs_rules"])) and float(r["eval_vs_rules_ci95"]) > 0
+        for key in ("teacher_seconds", "label_seconds", "train_seconds", "wall_seconds", "labels_per_second"):
+            assert float(r[key]) > 0
+    assert int(log[2]["labels_total"]) > int(log[1]["labels_total"])  # the data grows by iteration
+
+
+def test_labels_are_legal_teacher_actions_with_each_seats_deal_reward(french):
+    labels = data(french)
+    assert set(labels) == set(FIELDS)
+    n = len(labels["actions"])
+    assert labels["observations"].dtype == np.int8 and labels["masks"].dtype == bool
+    assert labels["observations"].shape[0] == labels["masks"].shape[0] == n
+    rows_ = np.arange(n)
+    for key in ("actions", "student", "played"):  # the teacher's label, the student's choice, the move played
+        assert labels["masks"][rows_, labels[key]].all(), key
+    assert (labels["masks"].sum(axis=1) > 1).all()  # a forced move is not labelled
+    assert (labels["samples"] == 2).all()  # every label was searched, with the cap's 2 samples
+    assert sorted(set(labels["episodes"].tolist())) == list(range(6))  # deals 0-2 in iteration 0, 3-5 in 1
+    for e in range(6):
+        mine = labels["episodes"] == e
+        seats = {}
+        for p, r in zip(labels["players"][mine].tolist(), labels["returns"][mine].tolist()):
+            assert seats.setdefault(p, r) == r  # one return per seat and deal
+        assert sorted(seats) == [0, 1, 2, 3]  # every seat bids at least
+        assert sum(seats.values()) == pytest.approx(0.0, abs=1e-5)  # French Tarot's rewards sum to zero
+
+
+def test_the_final_model_plays_legal_actions(french):
+    from sb3_contrib import MaskablePPO
+    from tarot_env.agents.sb3_policy import SB3PolicyAgent
+
+    agent = SB3PolicyAgent(MaskablePPO.load(french / "model_final.zip", device="cpu"))
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    for seed in range(3):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            action = agent.act(obs["observation"], obs["action_mask"])
+            assert obs["action_mask"][action]
+            env.step(action)
+
+
+def test_two_workers_label_the_same_deals_as_one(french, tmp_path):
+    """Each deal is seeded by its number, not by the worker that plays it."""
+    run(tiny(tmp_path, workers=2))
+    one, two = data(french), data(tmp_path)
+    for key in FIELDS:
+        assert np.array_equal(one[key], two[key]), key
+    assert [r["eval_vs_rules"] for r in rows(tmp_path)] == [r["eval_vs_rules"] for r in rows(french)]  # the same students
+
+
+def test_resume_goes_on_with_the_next_iteration_and_the_same_labels(french, tmp_path, capsys):
+    main(flags(tiny(tmp_path, iterations=1)))
+    assert [int(r["iteration"]) for r in rows(tmp_path)] == [-1, 0]
+    main(["--resume", str(tmp_path), "--iterations", "2", "--no-progress-bar"])
+    assert "resuming" in capsys.readouterr().out
+    assert [int(r["iteration"]) for r in rows(tmp_path)] == [-1, 0, 1]
+    assert json.loads((tmp_path / "config.json").read_text())["iterations"] == 2
+    whole, resumed = data(french), data(tmp_path)
+    for key in FIELDS:
+        assert np.array_equal(whole[key], resumed[key]), key  # as the uninterrupted run's
+    same = ("labels", "labels_total", "agreement", "eval_vs_rules", "fit_accuracy")
+    assert [{k: r[k] for k in same} for r in rows(tmp_path)[1:]] == [{k: r[k] for k in same} for r in rows(french)[1:]]
+
+
+def test_an_iteration_stopped_before_its_model_is_labelled_again(french, tmp_path):
+    """Stopped after data.npz was written but before model_iter1.zip: its labels are dropped and made again."""
+    out = tmp_path / "run"
+    shutil.copytree(french, out)
+    (out / "model_iter1.zip").unlink()
+    main(["--resume", str(out), "--no-progress-bar"])
+    whole, resumed = data(french), data(out)
+    for key in FIELDS:
+        assert np.array_equal(whole[key], resumed[key]), key
+    assert [r["iteration"] for r in rows(out)] == ["-1", "0", "1"]
+
+
+def test_ottocento_from_a_trained_model(tmp_path):
+    """The other family (Tarocchino), starting from --init: the student is that model, not a new one."""
+    init = ROOT / "results" / "models" / "ottocento_v0.zip"
+    config = tiny(tmp_path, env_id="ottocento_v0", num_players=None, init=str(init), iterations=1, deals_per_iteration=2)
+    final = run(config)
+    assert not (tmp_path / "warm_start.csv").exists()  # nothing was cloned from the bot
+    labels = data(tmp_path)
+    assert len(labels["actions"]) > 20 and labels["masks"][np.arange(len(labels["actions"])), labels["actions"]].all()
+    from sb3_contrib import MaskablePPO
+
+    start, model = MaskablePPO.load(init, device="cpu"), MaskablePPO.load(final, device="cpu")
+    assert model.observation_space.shape == start.observation_space.shape
+    assert model.policy.state_dict().keys() == start.policy.state_dict().keys()  # the same network, trained on
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["--env", "chess_v0"], ["chess_v0", "french_tarot_v0", "ottocento_v0"]),
+        (["--players", "7"], ["--players 7 refused", "3, 4 or 5"]),
+        (["--teacher", "mcts"], ["'mcts' refused", "pimc", "rules"]),
+        (["--teacher", "pimc:samples=x"], ["samples='x' is not a number"]),
+        (["--workers", "0"], ["'0' refused", "1 or more"]),
+        (["--beta", "1.5"], ["'1.5' refused", "from 0 to 1"]),
+        (["--student-play", "best"], ["'best'", "sample", "greedy"]),
+        (["--net-arch", "0"], ["'0' refused", "256,256"]),
+        (["--init", "no/such/model.zip"], ["no/such/model.zip", "no model file"]),
+        (["--init", str(ROOT / "results" / "models" / "ottocento_v0.zip")], ["cannot play", "1366"]),
+        (["--iterations", "two"], ["'two' refused", "1 or more"]),
+        (["--reward", "points"], ["reward='points'", "'score', 'normalised', 'win_loss'"]),
+        (["--option", "dealr=1"], ["['dealr']", "dealer"]),
+    ],
+)
+def test_bad_flags_are_refused_in_one_line(argv, says, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--out", str(tmp_path / "run")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    for text in says:
+        assert text in err, (text, err)
+    assert not (tmp_path / "run").exists()  # refused before anything was written
+
+
+def test_resume_refuses_what_would_change_the_labels(french, tmp_path, capsys):
+    cases = [
+        (["--resume", str(french), "--teacher", "rules"], ["--teacher refused with --resume", "--iterations"]),
+        (["--resume", str(tmp_path)], ["no distillation run there"]),
+        (["--resume", str(french), "--out", str(tmp_path)], ["drop --out"]),
+        (flags(tiny(french)), ["holds a run already", f"--resume {french}"]),
+    ]
+    for argv, says in cases:
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1, err
+        for text in says:
+            assert text in err, (text, err)
+    assert [int(r["iteration"]) for r in rows(french)] == [-1, 0, 1]  # the run was left as it was
+
+
+def test_resuming_a_finished_run_changes_nothing(french, capsys):
+    before = {p.name: p.stat().st_mtime_ns for p in french.iterdir() if p.name != "model_final.zip"}
+    main(["--resume", str(french), "--no-progress-bar"])
+    assert "iterations are done" in capsys.readouterr().out
+    assert {p.name: p.stat().st_mtime_ns for p in french.iterdir() if p.name != "model_final.zip"} == before | {
+        "config.json": (french / "config.json").stat().st_mtime_ns
+    }
+    assert (french / "model_final.zip").read_bytes() == (french / "model_iter1.zip").read_bytes()
