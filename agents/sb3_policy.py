@@ -44,9 +44,23 @@ class BFloat16FirstLayer(BaseFeaturesExtractor):
         self.linear = th.nn.Linear(int(np.prod(observation_space.shape)), features_dim)
 
     def forward(self, observations: th.Tensor) -> th.Tensor:
-        w, b = self.linear.weight, self.linear.bias
-        y = th.nn.functional.linear(observations.flatten(1).to(th.bfloat16), w.to(th.bfloat16), b.to(th.bfloat16))
+        w, b = self._bf16_weights()
+        y = th.nn.functional.linear(observations.flatten(1).to(th.bfloat16), w, b)
         return th.tanh(y.float())
+
+    def _bf16_weights(self) -> tuple[th.Tensor, th.Tensor]:
+        """The weights in bfloat16. Outside autograd (rollouts, opponents, evaluations) the copy is
+        kept until the weights change (an optimizer step or a load bumps their version): converting
+        1,366 x 256 weights cost a snapshot opponent about a tenth of its call."""
+        w, b = self.linear.weight, self.linear.bias
+        if th.is_grad_enabled():
+            return w.to(th.bfloat16), b.to(th.bfloat16)
+        key = (w.data_ptr(), w._version, b.data_ptr(), b._version)
+        cached = getattr(self, "_bf16_cache", None)
+        if cached is None or cached[0] != key:
+            cached = (key, w.detach().to(th.bfloat16), b.detach().to(th.bfloat16))
+            self._bf16_cache = cached
+        return cached[1], cached[2]
 
 
 class SharedTrunk(BaseFeaturesExtractor):
@@ -87,8 +101,8 @@ class MaskedSoftmaxPolicy(MaskableActorCriticPolicy):
     ``MaskableCategorical`` builds a torch ``Categorical`` (a ``logsumexp`` over the actions) three
     times per rollout step and draws with ``multinomial``: on French Tarot (4 players, 256 tables)
     that was a quarter of the rollout's time. Here the illegal actions' logits are set to -1e8 (as
-    sb3-contrib does), one ``log_softmax`` gives every log-probability, a draw is the Gumbel-max
-    trick and the entropy is ``-sum p log p`` over the legal actions: the same distribution, the same
+    sb3-contrib does), one ``log_softmax`` gives every log-probability, a draw inverts the cumulative
+    distribution (:func:`draw`) and the entropy is ``-sum p log p`` over the legal actions: the same distribution, the same
     log-probabilities, entropies and gradients as the parent's (tests/test_sb3_policy.py checks
     it), in one vector operation each. ``predict`` and ``get_distribution`` are the parent's.
     """
@@ -100,34 +114,49 @@ class MaskedSoftmaxPolicy(MaskableActorCriticPolicy):
         pi_features, vf_features = features
         return self.mlp_extractor.forward_actor(pi_features), self.mlp_extractor.forward_critic(vf_features)
 
-    def _log_probs(self, latent_pi: th.Tensor, action_masks: Any) -> th.Tensor:
+    def _log_probs(self, latent_pi: th.Tensor, action_masks: Any) -> tuple[th.Tensor, th.Tensor | None]:
+        """Every action's log-probability under the masked softmax, and the legal actions' mask (None: all legal)."""
         logits = self.action_net(latent_pi)
-        if action_masks is not None:
-            mask = th.as_tensor(action_masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
-            logits = logits.masked_fill(~mask, MASKED_LOGIT)
-        return th.log_softmax(logits, dim=1)
+        if action_masks is None:
+            return th.log_softmax(logits, dim=1), None
+        mask = th.as_tensor(action_masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
+        return th.log_softmax(logits.masked_fill(~mask, MASKED_LOGIT), dim=1), mask
 
     def forward(
         self, obs: th.Tensor, deterministic: bool = False, action_masks: np.ndarray | None = None
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
         latent_pi, latent_vf = self._latents(obs)
         values = self.value_net(latent_vf)
-        log_probs = self._log_probs(latent_pi, action_masks)
+        log_probs, _ = self._log_probs(latent_pi, action_masks)
         if deterministic:
             actions = log_probs.argmax(dim=1)
-        else:  # a draw from the masked softmax: the Gumbel-max trick
-            gumbel = -th.log(-th.log(th.rand_like(log_probs).clamp_(min=1e-20)))
-            actions = (log_probs + gumbel).argmax(dim=1)
+        else:
+            actions = draw(log_probs)
         return actions, values, log_probs.gather(1, actions[:, None]).squeeze(1)
 
     def evaluate_actions(
         self, obs: th.Tensor, actions: th.Tensor, action_masks: th.Tensor | None = None
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
         latent_pi, latent_vf = self._latents(obs)
-        log_probs = self._log_probs(latent_pi, action_masks)
+        log_probs, mask = self._log_probs(latent_pi, action_masks)
         log_prob = log_probs.gather(1, actions.long().reshape(-1, 1)).squeeze(1)
-        entropy = -(log_probs.exp() * log_probs).sum(dim=1)  # the illegal actions' p is exactly 0
+        if mask is not None:  # an illegal action's p log p is 0: exp() of its -1e8 takes the slow path of underflow
+            log_probs = log_probs.masked_fill(~mask, 0.0)
+            entropy = -(log_probs.exp().masked_fill(~mask, 0.0) * log_probs).sum(dim=1)
+        else:
+            entropy = -(log_probs.exp() * log_probs).sum(dim=1)
         return self.value_net(latent_vf), log_prob, entropy
+
+
+def draw(log_probs: th.Tensor) -> th.Tensor:
+    """One action a row drawn from ``exp(log_probs)`` by inverting its cumulative distribution with one
+    uniform number a row. A Gumbel-max draw needs a uniform number per action (205 for French Tarot),
+    and torch's generator made that a sixth of a snapshot opponent's call. An action of probability 0
+    (an illegal one) is never drawn: the distribution does not rise at it, and ``right=True`` takes
+    the first action whose cumulative probability exceeds the number."""
+    cdf = th.softmax(log_probs, dim=1).cumsum(dim=1)  # = exp(log_probs); softmax's exp is fast where exp() of -1e8 is not
+    u = th.rand((cdf.shape[0], 1), dtype=cdf.dtype, device=cdf.device) * cdf[:, -1:]  # below the total: a rounding-safe draw
+    return th.searchsorted(cdf, u, right=True).squeeze(1).clamp_(max=cdf.shape[1] - 1)
 
 
 #: the logit an illegal action gets (sb3-contrib's value: finite, so that 0 * logit is 0 in the entropy)
@@ -184,10 +213,9 @@ class SB3PolicyAgent:
             if self.deterministic:
                 actions = logits.argmax(dim=1)
             else:
-                # a draw from softmax(logits) (the Gumbel-max trick: one vector operation, where
-                # multinomial costs as much as the network's layers on small batches)
-                gumbel = -th.log(-th.log(th.rand_like(logits).clamp_(min=1e-20)))
-                actions = (logits + gumbel).argmax(dim=1)
+                # a draw from softmax(logits) (one uniform number a row, where multinomial
+                # costs as much as the network's layers on small batches)
+                actions = draw(th.log_softmax(logits, dim=1))
         return actions.cpu().numpy()
 
     def _logits(self, obs: th.Tensor) -> th.Tensor:

@@ -632,7 +632,7 @@ def learner(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     given = [flag for dest, flag in VECTOR_FLAGS.items() if getattr(args, dest) not in (None, False, 0)]
     given += [f for f, dest in (("--plot", "plot"), ("--seconds", "seconds")) if getattr(args, dest) != parser.get_default(dest)]
     if given:
-        parser.error(f"{', '.join(given)} refused with --api learner: it reads --env, --players, --repeats, --learner-steps and --out")
+        parser.error(f"{', '.join(given)} refused with --api learner: it reads --env, --players, --repeats, --learner-* and --out")
     envs = args.env or ["french_tarot_v0"]
     if len(envs) != 1:
         parser.error(f"--api learner measures one env id, {len(envs)} were given ({', '.join(envs)})")
@@ -648,7 +648,7 @@ def learner(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     if steps < 8_192 or args.repeats < 1:
         parser.error(f"--learner-steps {steps} and --repeats {args.repeats}: need at least 8,192 steps (a rollout) and 1 repeat")
     out = Path("runs/learner_speed.json" if args.out == parser.get_default("out") else args.out)
-    learner_speed.run(env_id, players[0], steps, args.repeats, out)
+    learner_speed.run(env_id, players[0], steps, args.repeats, out, pool=args.learner_pool or "default")
 
 
 def main() -> None:
@@ -693,12 +693,17 @@ def main() -> None:
         "--learner-steps", type=int, default=None, metavar="N",
         help="learner: PPO steps per child run (default 65,536; experiments/learner_speed.py)",
     )  # fmt: skip
+    parser.add_argument(
+        "--learner-pool", choices=("default", "rules"), default=None,
+        help="learner: the opponents, the training's pool with snapshots (default) or the bot alone (rules)",
+    )  # fmt: skip
     parser.add_argument("--child", help=argparse.SUPPRESS)  # internal: one vector configuration, JSON on stdout
     args = parser.parse_args()
     if args.api == "learner":
         return learner(args, parser)
-    if args.learner_steps is not None:
-        parser.error("--learner-steps refused without --api learner: only the learner's benchmark reads it")
+    for flag in ("learner_steps", "learner_pool"):
+        if getattr(args, flag) is not None:
+            parser.error(f"--{flag.replace('_', '-')} refused without --api learner: only the learner's benchmark reads it")
 
     if args.child:
         spec = json.loads(args.child)

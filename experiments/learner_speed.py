@@ -5,7 +5,9 @@
 
 Each setting of :data:`SETTINGS` trains MaskablePPO from scratch (no warm start, no evaluation
 during the run) for ``--learner-steps`` steps in a fresh child process
-(``python -m tarot_env.experiments.train``), the settings alternating ``before, now, before, now...``
+(``python -m tarot_env.experiments.train``) against the training's own opponents (``--learner-pool
+default``: the rule-based bot and, from 50,000 steps on, the learner's snapshots, as a run plays them;
+``rules``: the bot alone), the settings alternating ``before, now, before, now...``
 so that a swing of the machine's speed falls on both. A child's figure is its learner steps per
 second as ``train`` counts them (rollouts and updates, not the final evaluation), with where the
 time went (env, opponents, the learner's forward passes, the update). Reported: each setting's
@@ -34,8 +36,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
     # TrainConfig's defaults until 2026-11-28: two separate 256-256 networks (policy and value) under
     # sb3-contrib's MlpPolicy, 64 tables x 128 steps a rollout, minibatches of 1,024, one torch thread throughout
     "before": {"network": "separate", "num_envs": 64, "n_steps": 128, "batch_size": 1024, "update_threads": 1},
-    # today's defaults: one shared trunk with the masked softmax computed directly, 256 tables x 32 steps,
-    # minibatches of 4,096, the update on every core
+    # today's defaults: one shared trunk with the masked softmax computed directly, 512 tables x 32 steps,
+    # minibatches of 4,096, 2 epochs, the update on every core
     "now": {},
 }
 
@@ -52,15 +54,24 @@ def flags(fields: dict[str, Any]) -> list[str]:
     return out
 
 
-def run_one(env_id: str, num_players: int | None, setting: str, steps: int, seed: int = 0) -> dict[str, Any]:
-    """One child: ``setting`` trained for ``steps`` steps; its learner steps per second and breakdown."""
+#: the opponents of the runs: "default", the training's own pool (the bot 3 : the learner's snapshots 1,
+#: a snapshot every 50,000 steps, as a real run plays them); "rules", the bot alone (no snapshot)
+POOLS = ("default", "rules")
+
+
+def run_one(env_id: str, num_players: int | None, setting: str, steps: int, seed: int = 0, pool: str = "default") -> dict[str, Any]:
+    """One child: ``setting`` trained for ``steps`` steps against ``pool``; its learner steps per second and breakdown."""
     with tempfile.TemporaryDirectory(prefix="learner-") as tmp:
         command = [sys.executable, "-m", "tarot_env.experiments.train", "--env", env_id, "--timesteps", str(steps),
-                   "--bc-deals", "0", "--eval-every", "0", "--checkpoint-every", "0", "--snapshot-every", "0",
+                   "--bc-deals", "0", "--eval-every", "0", "--checkpoint-every", "0",
                    "--eval-episodes", "8", "--torch-threads", "1", "--env-threads", "1", "--seed", str(seed),
                    "--no-progress-bar", "--out", tmp, *flags(SETTINGS[setting])]  # fmt: skip
         if num_players is not None:
             command += ["--players", str(num_players)]
+        if pool == "rules":
+            command += ["--snapshot-every", "0"]
+        elif pool != "default":
+            raise ValueError(f"pool {pool!r} refused: the pools are {', '.join(POOLS)}")
         proc = subprocess.run(command, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"the {setting} child failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
@@ -77,14 +88,16 @@ def run_one(env_id: str, num_players: int | None, setting: str, steps: int, seed
     }
 
 
-def run(env_id: str, num_players: int | None, steps: int, repeats: int, out: Path, progress: bool = True) -> dict[str, Any]:
+def run(
+    env_id: str, num_players: int | None, steps: int, repeats: int, out: Path, progress: bool = True, pool: str = "default"
+) -> dict[str, Any]:
     """Every setting ``repeats`` times, alternating; the summary is written to ``out`` and returned."""
     from tqdm import tqdm
 
     runs: list[dict[str, Any]] = []
     order = [s for _ in range(repeats) for s in SETTINGS]
     for k, setting in enumerate(tqdm(order, desc="learner speed (child runs)", disable=not progress)):
-        r = run_one(env_id, num_players, setting, steps, seed=k // len(SETTINGS))
+        r = run_one(env_id, num_players, setting, steps, seed=k // len(SETTINGS), pool=pool)
         runs.append(r)
         tqdm.write(
             f"{setting:<7} {r['steps_per_second']:>8,.0f} learner steps/s  ("
@@ -102,6 +115,7 @@ def run(env_id: str, num_players: int | None, steps: int, repeats: int, out: Pat
         "env": env_id,
         "num_players": num_players,
         "steps_per_run": steps,
+        "pool": pool,
         "repeats": repeats,
         "settings": SETTINGS,
         "summary": summary,
@@ -135,15 +149,16 @@ def run(env_id: str, num_players: int | None, steps: int, repeats: int, out: Pat
 def plot_curves(runs: dict[str, Path], path: Path, title: str = "French Tarot, 4 players: the learners side by side") -> None:
     """Learning curves against wall time: each run's evaluations against the rule-based bot (its
     ``log.csv``: ``eval_vs_rules_duplicate``, or ``eval_vs_rules`` in a log from before it, with its 95%
-    interval over the evaluation's deals) at the seconds of PPO they were made (the run's
-    ``seconds``, evaluations included), and against PPO steps beside."""
+    interval over the evaluation's deals) against the minutes of PPO training before them (rollouts
+    and updates, as the learner's steps per second count them: the evaluations, which a run may
+    make more or less often, are left out), and against PPO steps beside."""
     import matplotlib
     from tarot_env.experiments.train import read_csv
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2 + 0.3 * len(runs)))
     for name, folder in runs.items():
         rows = read_csv(Path(folder) / "log.csv")
         if not rows:
@@ -151,14 +166,16 @@ def plot_curves(runs: dict[str, Path], path: Path, title: str = "French Tarot, 4
         key = "eval_vs_rules_duplicate" if all(np.isfinite(r.get("eval_vs_rules_duplicate", np.nan)) for r in rows) else "eval_vs_rules"
         y = [r[key] for r in rows]
         half = [r.get(f"{key}_ci95", float("nan")) for r in rows]
-        for ax, key, scale in ((axes[0], "seconds", 60.0), (axes[1], "steps", 1e6)):
-            ax.errorbar([r[key] / scale for r in rows], y, yerr=half, marker="o", capsize=3, label=name)
-    for ax, xlabel in zip(axes, ("minutes of PPO (wall, evaluations included)", "PPO steps (millions)")):
+        minutes = [sum(r.get(f"seconds_{k}", 0.0) for k in ("env", "opponents", "learner", "update")) / 60 for r in rows]
+        axes[0].errorbar(minutes, y, yerr=half, marker="o", capsize=3, label=name)
+        axes[1].errorbar([r["steps"] / 1e6 for r in rows], y, yerr=half, marker="o", capsize=3, label=name)
+    for ax, xlabel in zip(axes, ("minutes of PPO training (rollouts and updates; evaluations left out)", "PPO steps (millions)")):
         ax.axhline(0, color="grey", lw=0.5)
-        ax.set(xlabel=xlabel, ylabel="score per deal against the rule-based bot")
-        ax.legend()
-    fig.suptitle(f"{title}\n(each point: an evaluation over the run's deals, 95% interval)", fontsize=10)
-    fig.tight_layout()
+        ax.set(xlabel=xlabel, ylabel="margin over the rule-based bot per deal")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=1, fontsize=9, frameon=False)
+    fig.suptitle(f"{title}\n(each point: an evaluation, the learner's score minus the bot's in its seat, 95% interval)", fontsize=10)
+    fig.tight_layout(rect=(0, 0.06 * (1 + len(runs)), 1, 1))
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -34,7 +34,7 @@ ENV_ID = "french_tarot_v0"
 NUM_PLAYERS = 4
 TABLE = "french_tarot_v0_4p"
 #: the PPO budget and the arena's deals: under 10 minutes on a 2-core machine (docs/results.md, "The main job")
-TIMESTEPS = 1_000_000
+TIMESTEPS = 2_000_000
 ARENA_DEALS = 200
 #: the committed leaderboard of the table (a checkout's; an installed package has none)
 LEADERBOARD = Path(__file__).resolve().parent.parent / "results" / "leaderboard" / f"{TABLE}.json"
@@ -117,11 +117,11 @@ def verdict(margin: dict[str, Any], deals: int, leaderboard: Path = LEADERBOARD)
 
     m = margin["mean"]
     if margin["lo"] > 0:
-        beats = "beats the rule-based bot: the interval is above zero"
+        beats = "beats the rule-based bot (the interval is above zero)"
     elif margin["hi"] < 0:
-        beats = "loses to the rule-based bot: the interval is below zero"
+        beats = "loses to the rule-based bot (the interval is below zero)"
     else:
-        beats = "is level with the rule-based bot: the interval holds zero"
+        beats = "is level with the rule-based bot (the interval holds zero)"
     lines = [f"this run's agent {beats}: {fmt(margin)} points a deal over {deals} duplicate deals (95% interval)"]
     try:
         rows = {r["entry"]: r for r in json.loads(leaderboard.read_text())["rows"]}

@@ -188,3 +188,18 @@ def test_no_stale_headline(path):
     text = (ROOT / path).read_text()
     for stale in ("24,000 decisions per second", "21,144", "23,366"):
         assert stale not in text, f"{path} still quotes {stale!r}, which is not in results/benchmark.json"
+
+
+def test_learner_table_is_the_learner_json():
+    """docs/performance.md's learner table ("The learner") is results/learner_speed.json, as
+    ``benchmark --api learner`` wrote it: every run, the medians and the ratio."""
+    learner = json.loads((ROOT / "results" / "learner_speed.json").read_text())
+    section = PERFORMANCE.split("### The learner", 1)[1].split("\n## ", 1)[0]
+    for setting in ("before", "now"):
+        row = next(line for line in section.splitlines() if line.startswith(f"| {setting} |"))
+        runs = [r["steps_per_second"] for r in learner["runs"] if r["setting"] == setting]
+        assert f"| {', '.join(f'{x:,.0f}' for x in runs)} |" in row, (row, runs)
+        assert f"**{learner['summary'][setting]['median']:,.0f}**" in row
+    s = learner["speedup"]
+    assert f"**{s['ratio_of_medians']:.2f}x**" in section
+    assert f"{s['pairs_min']:.2f}x to {s['pairs_max']:.2f}x" in section

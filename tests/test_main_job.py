@@ -34,7 +34,7 @@ def test_the_verdict_says_whether_the_bot_is_beaten_and_where_the_scale_goes(tmp
     board = json.loads(LEADERBOARD.read_text())
     rows = {r["entry"]: r for r in board["rows"]}
     lines = verdict({"mean": 12.0, "lo": 4.0, "hi": 20.0}, 200)
-    assert lines[0].startswith("this run's agent beats the rule-based bot: the interval is above zero: +12.0 [+4.0, +20.0]")
+    assert lines[0].startswith("this run's agent beats the rule-based bot (the interval is above zero): +12.0 [+4.0, +20.0]")
     assert len(lines) == 3  # one line each: the committed trained agent, the search agent
     trained, search = rows["trained"]["difference"]["mean"], rows["pimc"]["difference"]["mean"]
     assert "committed trained agent" in lines[1] and f"{trained - 12.0:+.1f} a deal from this run's agent" in lines[1]

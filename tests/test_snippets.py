@@ -177,7 +177,7 @@ NOT_RUN = {
 SMALL = {
     "--deals": "2", "--timesteps": "256", "--steps": "256", "--eval-episodes": "2", "--iterations": "1", "--num-env-runners": "0",
     "--eval-deals": "2", "--seconds": "0.2", "--repeats": "1", "--batch": "16", "--threads": "1,2", "--samples": "2,4",
-    "--rounds": "1", "--learner-steps": "8192", "--eval-points": "2",
+    "--rounds": "1", "--learner-steps": "8192", "--eval-points": "2", "--deals-per-iteration": "2",
 }  # fmt: skip
 #: a script (a regular expression of its command) -> the small sizes it is given where the command leaves them at their defaults
 SMALL_DEFAULTS = {
@@ -190,6 +190,8 @@ SMALL_DEFAULTS = {
     r"experiments\.(?:arena|suite)\b|^tarot arena\b": ["--deals 2"],
     r"(?:experiments\.benchmark\b|^tarot bench\b)(?!.*--api learner)": ["--seconds 0.2", "--repeats 1"],
     r"experiments\.benchmark\b.*--api learner": ["--repeats 1", "--learner-steps 8192"],
+    r"experiments\.distill\b(?!.*--resume)": ["--teacher pimc:samples=2,time=0.02", "--bc-deals 4", "--net-arch 16", "--workers 1",
+                                             "--eval-deals 2", "--no-progress-bar"],
     r"experiments\.main\b": ["--timesteps 256", "--bc-deals 4", "--deals 2", "--eval-points 2", "--eval-deals 2", "--no-progress-bar"],
     r"experiments\.threads_policy\b": ["--seconds 0.2", "--repeats 1", "--env ottocento_v0"],
 }  # fmt: skip
