@@ -55,12 +55,12 @@ class TrainConfig:
     options: dict[str, Any] = field(default_factory=dict)  # other env options (shaping, rules options...)
     reward: str = "normalised"  # the env's reward mode for training
     # 512 tables stepped together: the env, the opponents and the learner's forward pass each pay their
-    # per-call cost once for 512 decisions (64 tables spent a third of a rollout in those calls)
+    # per-call cost once for 512 decisions (1.2-1.5x the learner steps/s of 256 tables, measured)
     num_envs: int = 512
     timesteps: int = 200_000
     # PPO
     n_steps: int = 32  # per table and rollout: a rollout is n_steps * num_envs steps (16,384)
-    batch_size: int = 4096  # large minibatches: the update's cost per sample falls 40% from 1,024 (docs/performance.md)
+    batch_size: int = 4096  # large minibatches: the update's cost per sample falls about 30% from 1,024
     n_epochs: int = 2  # two passes over a rollout: learns as well per minute as four, at 1.3x the pace (docs/performance.md)
     learning_rate: float = 1e-4  # small steps: PPO refines the cloned policy rather than relearning it
     gamma: float = 1.0  # a deal is short and only its score counts
@@ -98,7 +98,7 @@ class TrainConfig:
     torch_threads: int | None = 1
     env_threads: int | None = 1
     # torch's threads during the PPO update, when the env waits: None, every core (the update is
-    # matrix products over 4,096-sample minibatches, which two threads run 1.5-2x faster than one)
+    # matrix products over 4,096-sample minibatches, which two threads ran about twice as fast as one)
     update_threads: int | None = None
 
 
