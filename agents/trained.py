@@ -68,9 +68,10 @@ def maskable_ppo() -> Any:
         import tarot_env.agents.sb3_policy  # noqa: F401  (torch and stable-baselines3, which the agent plays with)
         from sb3_contrib import MaskablePPO
     except ModuleNotFoundError as err:
+        missing = (err.name or "sb3_contrib").split(".")[0]  # the package, not the submodule that imported first
         raise ModuleNotFoundError(
-            f"the trained agents need {err.name} (torch, stable-baselines3 and sb3-contrib), from the train extra: {TRAIN_EXTRA}",
-            name=err.name,
+            f"the trained agents need {missing} (torch, stable-baselines3 and sb3-contrib), from the train extra: {TRAIN_EXTRA}",
+            name=missing,
         ) from err
     return MaskablePPO
 
