@@ -383,28 +383,12 @@ def new_student(config: DistillConfig, out: Path) -> Any:
 
     if config.init is not None:
         return MaskablePPO.load(config.init, device="cpu")
-    from tarot_env.experiments.train import policy_class, policy_kwargs
+    from tarot_env.experiments.train import new_model
 
     from tarot_env.wrappers import TarotVecEnv
 
     tc = train_config(config)
-    venv = TarotVecEnv(tc.num_envs, env_id=tc.env_id, seat="rotate", reward=tc.reward, **env_options(tc))
-    model = MaskablePPO(
-        policy_class(tc),
-        venv,
-        n_steps=tc.n_steps,
-        batch_size=tc.batch_size,
-        n_epochs=tc.n_epochs,
-        learning_rate=tc.learning_rate,
-        gamma=tc.gamma,
-        gae_lambda=tc.gae_lambda,
-        ent_coef=tc.ent_coef,
-        clip_range=tc.clip_range,
-        policy_kwargs=policy_kwargs(tc),
-        seed=tc.seed,
-        device="cpu",
-        verbose=0,
-    )
+    model = new_model(tc, TarotVecEnv(tc.num_envs, env_id=tc.env_id, seat="rotate", reward=tc.reward, **env_options(tc)), device="cpu")
     if tc.bc_deals > 0:
         start = time.perf_counter()
         data = collect(tc.env_id, tc.bc_deals, rule_agent(tc.env_id), seed=tc.seed + 1, progress=tc.progress_bar, reward=tc.reward,

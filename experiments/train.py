@@ -485,7 +485,6 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     ``resume=True`` goes on from the last checkpoint in ``config.out`` (see the module docstring);
     with no checkpoint there yet, the run starts from the beginning."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
     from tarot_env._threads import resolve_threads, thread_plan
@@ -508,22 +507,7 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     )
     if saved:
         return _resume(config, out, saved, pool, venv, (torch_threads, update_threads))
-    model = MaskablePPO(
-        policy_class(config),
-        VecMonitor(venv),
-        n_steps=config.n_steps,
-        batch_size=config.batch_size,
-        n_epochs=config.n_epochs,
-        learning_rate=config.learning_rate,
-        gamma=config.gamma,
-        gae_lambda=config.gae_lambda,
-        ent_coef=config.ent_coef,
-        clip_range=config.clip_range,
-        policy_kwargs=policy_kwargs(config),
-        tensorboard_log=str(out / "tb"),
-        seed=config.seed,
-        verbose=0,
-    )
+    model = new_model(config, VecMonitor(venv), tensorboard_log=str(out / "tb"))
     if config.bc_deals > 0:
         warm_start(model, config, pool, out)
     return _learn(model, config, out, make_callback(config, venv, pool, out, threads=(torch_threads, update_threads)))
@@ -543,6 +527,30 @@ def policy_class(config: TrainConfig) -> Any:
     from tarot_env.agents.sb3_policy import MaskedSoftmaxPolicy
 
     return MaskedSoftmaxPolicy
+
+
+def new_model(config: TrainConfig, venv: Any, tensorboard_log: str | None = None, device: str = "auto") -> Any:
+    """A new MaskablePPO model of ``config`` over ``venv``: its network and every PPO setting (train()
+    and experiments/distill.py build their models here, so that PPO can go on from either)."""
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        policy_class(config),
+        venv,
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        learning_rate=config.learning_rate,
+        gamma=config.gamma,
+        gae_lambda=config.gae_lambda,
+        ent_coef=config.ent_coef,
+        clip_range=config.clip_range,
+        policy_kwargs=policy_kwargs(config),
+        tensorboard_log=tensorboard_log,
+        seed=config.seed,
+        device=device,
+        verbose=0,
+    )
 
 
 def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
