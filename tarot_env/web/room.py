@@ -41,7 +41,7 @@ from tarot_env.rules.french import teams
 from tarot_env.rules.french.state import Result as FrenchResult
 from tarot_env.web import chips as chip_rules
 from tarot_env.web import leaderboard
-from tarot_env.web.views import current_seat, deal_view, dealer_seat, result_view
+from tarot_env.web.views import current_seat, deal_view, dealer_seat, refusal_words, result_view
 
 #: the robots a seat can hold: the names ``tarot play --agents`` takes
 ROBOTS = ("rules", "random", "pretrained", "pimc")
@@ -446,7 +446,7 @@ class Table:
         try:
             self.env.step(action)
         except IllegalActionError as err:
-            raise RoomError(f"illegal move {self.env.unwrapped.action_to_string(action)}: {refusal(err)}") from None
+            raise RoomError(refusal_words(self.env_id, self.env.unwrapped, action, refusal(err))) from None
         self._after_step(p, action, now, by="")
 
     def _play_for(self, p: int, now: float, why: str) -> None:
