@@ -76,6 +76,12 @@ class DistillConfig:
     workers: int = 2  # labelling processes (the project's machine has 2 cores)
     student_play: str = "sample"  # sample: draws from the student's policy; greedy: its most probable action
     beta: float = 0.0  # iteration 0: the chance of playing the teacher's action instead of the student's
+    # which decisions the teacher labels: "all", or "auction" (every decision but the card play: bids, the
+    # call, the écart or discards, announcements, declarations, claims; the card play is labelled with the
+    # student's own most probable action, an anchor that keeps its play where it is). In French Tarot the
+    # search's lead over the bot comes mostly from its bidding (agents/pimc.py: +23.4 searching every
+    # decision, +5.5 the card play only), and these decisions are a tenth of a deal's: labels 5-10x cheaper
+    label: str = "all"
     init: str | None = None  # a MaskablePPO zip to start from; None: a new model cloned from the rule-based bot
     # the new student: experiments/train.py's network and warm start
     network: str = "shared"
@@ -97,6 +103,8 @@ class DistillConfig:
 
 #: what ``--student-play`` may be
 STUDENT_PLAY = ("sample", "greedy")
+#: what ``--label`` may be: the decisions the teacher labels
+LABELS = ("all", "auction")
 #: the flags a resumed run may change: how it runs, not what it labels or learns
 RESUME_FLAGS = ("iterations", "workers", "torch_threads", "progress_bar")
 
@@ -161,6 +169,10 @@ def check(config: DistillConfig) -> None:
         raise ValueError(f"--student-play {config.student_play!r} refused: {' or '.join(STUDENT_PLAY)}")
     if not 0.0 <= config.beta <= 1.0:
         raise ValueError(f"--beta {config.beta!r} refused: a probability, from 0 to 1")
+    if config.label not in LABELS:
+        raise ValueError(f"--label {config.label!r} refused: {' or '.join(LABELS)}")
+    if config.label == "auction" and not (config.teacher == "pimc" or config.teacher.startswith("pimc:")):
+        raise ValueError(f"--label auction refused with --teacher {config.teacher!r}: it tells the card play apart through the search agent (pimc)")
     if config.network not in NETWORKS:
         raise ValueError(f"--network {config.network!r} refused: the networks are {', '.join(NETWORKS)}")
     if not config.net_arch or min(config.net_arch) < 1:
@@ -188,6 +200,7 @@ class LabelJob:
     seed: int
     student_play: str
     beta: float
+    label: str = "all"
 
 
 @dataclass
@@ -200,8 +213,9 @@ class DealLabels:
 
 #: the arrays of data.npz: the label (``actions``) and its position, the deciding seat and its reward for the deal
 #: (``returns``), the deal, the iteration, the student's most probable action (``student``), the action
-#: played and the teacher's samples (``samples``: 0 for the rule-based bot and for decisions it took unsearched)
-FIELDS = ("observations", "masks", "actions", "returns", "players", "episodes", "iteration", "student", "played", "samples")
+#: played and the teacher's samples (``samples``: 0 for the rule-based bot and for decisions it took unsearched), and
+#: whether the teacher gave the label (``taught``; False: an anchor, the student's own action, with ``--label auction``)
+FIELDS = ("observations", "masks", "actions", "returns", "players", "episodes", "iteration", "student", "played", "samples", "taught")
 
 _WORKER: dict[str, Any] = {}  # what a worker keeps between deals: the env, the teacher, the student
 #: seconds the run waits for its labelling processes to start (imports, numba's kernels from their cache)
@@ -304,7 +318,7 @@ def label_deal(job: LabelJob) -> DealLabels:
     env.reset(seed=deal_seed(job.seed, job.deal))
     seats = {a: i for i, a in enumerate(env.possible_agents)}
     totals = np.zeros(len(seats))
-    rows: dict[str, list[Any]] = {k: [] for k in ("observations", "masks", "actions", "players", "student", "played", "samples")}
+    rows: dict[str, list[Any]] = {k: [] for k in ("observations", "masks", "actions", "players", "student", "played", "samples", "taught")}
     seconds = 0.0
     for agent in env.agent_iter():
         obs, reward, term, trunc, _ = env.last()
@@ -319,15 +333,20 @@ def label_deal(job: LabelJob) -> DealLabels:
             env.step(int(legal[0]))
             continue
         observation = np.asarray(obs["observation"], dtype=np.int8).copy()
-        start = time.perf_counter()
-        label = int(teacher.act(observation, mask))
-        seconds += time.perf_counter() - start
         logits = student_logits(policy, observation, mask)
         greedy = int(np.argmax(logits))
+        taught = job.label == "all" or not teacher.family.is_play(env.game_state)
+        if taught:
+            start = time.perf_counter()
+            label = int(teacher.act(observation, mask))
+            seconds += time.perf_counter() - start
+        else:
+            label = greedy
         drawn = int(np.argmax(logits + rng.gumbel(size=len(logits)))) if job.student_play == "sample" else greedy
         played = label if job.beta > 0 and rng.random() < job.beta else drawn
         for key, value in (("observations", observation), ("masks", mask), ("actions", label), ("players", seat),
-                           ("student", greedy), ("played", played), ("samples", getattr(teacher, "searched", 0))):  # fmt: skip
+                           ("student", greedy), ("played", played), ("samples", getattr(teacher, "searched", 0) if taught else 0),
+                           ("taught", taught)):  # fmt: skip
             rows[key].append(value)
         env.step(played)
     n = len(rows["actions"])
@@ -343,6 +362,7 @@ def label_deal(job: LabelJob) -> DealLabels:
         "student": np.array(rows["student"], dtype=np.int64),
         "played": np.array(rows["played"], dtype=np.int64),
         "samples": np.array(rows["samples"], dtype=np.int32),
+        "taught": np.array(rows["taught"], dtype=bool),
     }
     return DealLabels(arrays, seconds)
 
@@ -453,7 +473,8 @@ def _restore(out: Path) -> tuple[Any, dict[str, np.ndarray] | None, list[dict[st
     if last >= 0:
         with np.load(out / "data.npz") as saved:
             keep = saved["iteration"] <= last  # labels of an iteration stopped before its model are dropped
-            data = {k: saved[k][keep] for k in FIELDS}
+            # a run from before ``taught`` was kept: every label was the teacher's
+            data = {k: saved[k][keep] if k in saved else np.ones(int(keep.sum()), dtype=bool) for k in FIELDS}
     print(f"resuming {out} after iteration {last} ({model_file.name}; {0 if data is None else len(data['actions']):,} labels)")
     return MaskablePPO.load(model_file, device="cpu"), data, rows, last + 1
 
@@ -498,7 +519,7 @@ def run(config: DistillConfig, resume: bool = False) -> Path:
             start = time.perf_counter()
             jobs = [
                 LabelJob(config.env_id, aec_options(config), config.teacher, str(path), k * config.deals_per_iteration + d, config.seed,
-                         config.student_play, config.beta if k == 0 else 0.0)
+                         config.student_play, config.beta if k == 0 else 0.0, config.label)
                 for d in range(config.deals_per_iteration)
             ]  # fmt: skip
             if workers == 1:
@@ -527,7 +548,9 @@ def run(config: DistillConfig, resume: bool = False) -> Path:
                 "labels_total": len(data["actions"]),
                 "deals": config.deals_per_iteration,
                 "deals_total": (k + 1) * config.deals_per_iteration,
-                "agreement": float(np.mean(new["student"] == new["actions"])),
+                # on the teacher's labels only (an anchor agrees by construction)
+                "agreement": float(np.mean(new["student"][new["taught"]] == new["actions"][new["taught"]])) if new["taught"].any() else 0.0,
+                "taught": int(new["taught"].sum()),
                 **evaluation,
                 "teacher_seconds": round(teacher_seconds, 2),  # summed over the workers
                 "label_seconds": round(label_seconds, 2),  # wall-clock
@@ -566,7 +589,7 @@ def _line(row: dict[str, Any], config: DistillConfig, spent: list[float]) -> str
     """The iteration's line: its budget and what it cost, the agreement, the evaluation, the time left at this pace."""
     left = (config.iterations - 1 - row["iteration"]) * float(np.mean(spent))
     return (
-        f"iteration {row['iteration']}/{config.iterations - 1}: {row['labels']:,} labels from {row['deals']} deals "
+        f"iteration {row['iteration']}/{config.iterations - 1}: {row['labels']:,} labels ({row['taught']:,} the teacher's) from {row['deals']} deals "
         f"({row['labels_total']:,} in all); teacher {row['teacher_seconds']:.0f} s over {config.workers} worker(s), labelling "
         f"{row['label_seconds']:.0f} s ({row['labels_per_second']:.1f} labels/s), training {row['train_seconds']:.0f} s; agreement "
         f"before training {row['agreement']:.1%}; {_versus(row)}; "
@@ -649,6 +672,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=checks.whole_number(1, "a number of worker processes"), help="labelling processes (default 2)")
     p.add_argument("--student-play", choices=STUDENT_PLAY, help="the student's moves: drawn from its policy (default) or greedy")
     p.add_argument("--beta", type=_probability, help="iteration 0: chance of playing the teacher's move instead (default 0)")
+    p.add_argument("--label", choices=LABELS, help="the decisions the teacher labels: all (default) or auction (all but the card play)")
     p.add_argument("--init", help="a MaskablePPO zip to start from (default: a new model cloned from the rule-based bot)")
     p.add_argument("--network", choices=NETWORKS, help="the new student's network (default shared)")
     p.add_argument("--net-arch", type=_layers, help="the new student's layers (default 256,256)")

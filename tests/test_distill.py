@@ -227,3 +227,31 @@ def test_resuming_a_finished_run_changes_nothing(french, capsys):
         "config.json": (french / "config.json").stat().st_mtime_ns
     }
     assert (french / "model_final.zip").read_bytes() == (french / "model_iter1.zip").read_bytes()
+
+
+def test_label_auction_asks_the_teacher_outside_the_card_play_only(tmp_path: Path) -> None:
+    """``--label auction``: the teacher labels the bids, the écart, the announcements (searched, 2 samples), and
+    every card-play decision is labelled with the student's own most probable action (an anchor, unsearched);
+    the agreement is counted on the teacher's labels only."""
+    from tarot_env.envs.french_tarot import FrenchTarotEnv
+
+    out = tmp_path / "auction"
+    run(tiny(out, label="auction", iterations=1, deals_per_iteration=4))
+    labels = data(out)
+    names = [FrenchTarotEnv.action_to_string(int(a)) for a in labels["actions"]]
+    plays = np.array([name.startswith("play ") for name in names])
+    assert plays.any() and (~plays).any()
+    assert (labels["taught"] == ~plays).all()
+    assert (labels["actions"][plays] == labels["student"][plays]).all()  # anchors: the student's own choice
+    assert (labels["samples"][~plays] == 2).all() and (labels["samples"][plays] == 0).all()
+    (row,) = [r for r in rows(out) if r["iteration"] == "0"]
+    taught = labels["taught"]
+    assert int(row["taught"]) == taught.sum()
+    assert float(row["agreement"]) == pytest.approx(np.mean(labels["student"][taught] == labels["actions"][taught]))
+
+
+def test_label_auction_needs_the_search_teacher(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="--label auction refused with --teacher 'rules'"):
+        run(tiny(tmp_path / "x", label="auction", teacher="rules"))
+    with pytest.raises(ValueError, match="--label 'cards' refused"):
+        run(tiny(tmp_path / "y", label="cards"))
