@@ -6,6 +6,7 @@ the experiment scripts (benchmark, training, arena) behind one interface.
                [--time-per-move S] [--seed S] [--record PATH] [--option KEY=VALUE ...]
     tarot replay PATH [--to-end] [--move N]
     tarot serve [--port P] [--db FILE]     the online room in the browser (the web extra)
+    tarot challenge export | baselines     the duplicate challenge's data set and the agents' baselines
     tarot bench | train | arena [ENV_ID] ...  (the env id first, as for play, or --env; tarot <command> --help shows examples)
 
 The command is installed with the package (``[project.scripts]``); ``python -m tarot_env.cli``
@@ -168,6 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="an env option, repeatable")
     p.add_argument("--script-help", action="store_true", help="the training script's own flags")
     env_first(p)
+
+    from tarot_env.cli import challenge  # tarot challenge export | baselines
+
+    challenge.add_parser(sub)
     return parser
 
 
@@ -242,6 +247,10 @@ def _main(argv: list[str] | None) -> int:
         from tarot_env.web import serve
 
         return serve.run(args)
+    if args.command == "challenge":
+        from tarot_env.cli import challenge
+
+        return challenge.run(args)
     if args.command == "replay":
         from tarot_env.cli import replay
 

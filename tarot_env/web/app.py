@@ -38,6 +38,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tarot_env
+from tarot_env.web.challenge_web import challenge_routes
 from tarot_env.web.db import Store
 from tarot_env.web.room import LIMITS, ROBOTS, GameResult, Room, RoomError, Table, User, check_game
 
@@ -527,6 +528,7 @@ def create_app(
             Route("/api/leaderboard", leaderboard),
             Route("/api/records/{rid}", record),
             WebSocketRoute("/ws", server.connection),
+            *challenge_routes(server.store),  # the duplicate challenge: /challenge, /api/challenge/...
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -1,0 +1,147 @@
+// The duplicate challenge's page (tarot_env/web/challenge_web.py): one fixed deal against robots, then the
+// comparison with the agents and the people who played it. Every server string goes into the page as text
+// (textContent, text nodes), never as HTML. The person is the room's token, kept in localStorage.
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+let current = null; // the last deal view the server sent
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+async function call(kind, body) {
+  const response = await fetch(`/api/challenge/${kind}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw Object.assign(new Error(data.error || "the server refused"), { status: response.status });
+  return data;
+}
+
+function token() { return localStorage.getItem("tarot-token"); }
+
+function french() { return !current || current.env.startsWith("french"); }
+
+function face(name) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 60 90");
+  svg.setAttribute("class", "face");
+  svg.setAttribute("aria-hidden", "true");
+  if (/^[A-Z0-9]{1,3}$/.test(name)) {
+    const use = document.createElementNS(SVG, "use");
+    use.setAttribute("href", `/static/cards.svg#${french() ? "fr" : "bo"}-${name}`);
+    svg.append(use);
+  }
+  return svg;
+}
+
+function cardEl(c) {
+  const b = el("button", { class: "card", type: "button", "data-card": c.name, "aria-label": c.name }, face(c.name));
+  b.append(el("span", { class: "name" }, c.name));
+  return b;
+}
+
+function seatName(p) { return current.seats[p] === "you" ? "you" : `seat ${p} (robot)`; }
+
+function showError(text) { $("error").textContent = text || ""; }
+
+async function move(action) {
+  showError("");
+  try {
+    render(await call("move", { token: token(), action }));
+  } catch (err) {
+    showError(err.message); // the rules' refusal: what was tried, why not, the moves allowed; nothing changed
+  }
+}
+
+function renderPublic(d) {
+  const box = $("public");
+  box.replaceChildren();
+  const bids = (d.players || []).filter((p) => p.bid).map((p) => `${seatName(p.seat)}: ${p.bid.replace(/_/g, " ")}`);
+  if (bids.length) box.append(el("p", {}, `Bids: ${bids.join(", ")}`));
+  if (d.contract) {
+    const c = d.contract;
+    const name = typeof c === "string" ? c : `${String(c.name || "").replace(/_/g, " ")} by ${seatName(c.taker)}`;
+    box.append(el("p", {}, `Contract: ${name}`));
+  }
+  if (d.chien) {
+    const row = el("div", { class: "cards" });
+    for (const c of d.chien) row.append(cardEl(c));
+    box.append(el("p", {}, "The chien:"), row);
+  }
+  if (d.last_trick) {
+    const row = el("div", { class: "cards" });
+    for (const p of d.last_trick.cards) row.append(el("span", { class: "played" }, cardEl(p.card), seatName(p.seat)));
+    box.append(el("p", {}, `Last trick (won by ${seatName(d.last_trick.winner)}):`), row);
+  }
+}
+
+function render(data) {
+  current = data;
+  const d = data.deal;
+  $("intro").hidden = true;
+  $("game").hidden = false;
+  $("title").textContent = `${data.title}: deal ${data.deal_index} of the challenge, you are seat ${data.seat}`;
+  $("seats").textContent = data.seats.map((s, p) => `seat ${p}: ${s}`).join(" · ");
+  renderPublic(d);
+  const trick = $("trick");
+  trick.replaceChildren();
+  for (const p of d.trick || []) trick.append(el("span", { class: "played" }, cardEl(p.card), seatName(p.seat)));
+  $("prompt").textContent = data.over ? "The deal is over." : d.prompt || "";
+  const moves = $("moves");
+  moves.replaceChildren();
+  for (const m of d.moves || []) {
+    if (m.card !== null && (d.hand || []).some((c) => c.name === m.card)) continue; // a card of the hand: click it
+    const b = el("button", { type: "button", title: m.help || "" }, m.label || m.text);
+    b.addEventListener("click", () => move(m.action));
+    moves.append(b);
+  }
+  const hand = $("hand");
+  hand.replaceChildren();
+  for (const c of d.hand || []) {
+    const b = cardEl(c);
+    if (c.action !== undefined && c.action !== null) {
+      b.classList.add(c.legal ? "legal" : "dim");
+      b.addEventListener("click", () => move(c.action)); // an illegal card asks the rules, which say why not
+    } else {
+      b.disabled = true;
+    }
+    hand.append(b);
+  }
+  const first = hand.querySelector(".legal") || moves.querySelector("button");
+  if (first && !data.over) first.focus();
+  $("result").hidden = !data.over;
+  if (data.over) {
+    $("score").textContent = `Your score on this deal: ${data.score}`;
+    $("lines").replaceChildren(...data.lines.map((line) => el("li", {}, line)));
+    $("next").focus();
+  }
+}
+
+async function start() {
+  showError("");
+  const body = token() ? { token: token() } : { name: $("name").value || "guest" };
+  try {
+    const data = await call("start", body);
+    if (data.token) localStorage.setItem("tarot-token", data.token);
+    if (body.name) localStorage.setItem("tarot-name", body.name);
+    render(data);
+  } catch (err) {
+    $("intro").hidden = false;
+    $("game").hidden = false;
+    showError(err.message);
+  }
+}
+
+$("start-form").addEventListener("submit", (event) => { event.preventDefault(); start(); });
+$("next").addEventListener("click", start);
+if (token()) {
+  $("name-label").hidden = true;
+  call("state", { token: token() }).then(render).catch(() => {}); // no deal in progress: the intro stays
+}
