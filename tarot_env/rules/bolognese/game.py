@@ -10,9 +10,10 @@ runs once a hand in NumPy, from the tested building blocks:
   and the cards it would show (§7), and what each may use to claim (§8.4; Millone: first-deal
   cards only, §11.6), by :func:`.claims.declarations_rows`;
 - ``SCORE`` (the hand is over): the automatic Matto exchange (§4.5, U3, U20; on the final
-  piles, U25: :func:`.matto.auto_exchange_rows`), the hand's scores (:mod:`.scoring`; a claimed
-  hand: the declarations made, U27), and in a match the running totals, the end of the game
-  and the next deal.
+  piles, U25: :func:`.matto.auto_exchange_rows`), the hand's scores and in a match the running
+  totals and the end of the game (:mod:`.scoring`'s end of a hand: :func:`.scoring.played_hands`,
+  :func:`.scoring.claimed_scores` for a claim, U27, :func:`.scoring.settle_matches`, each game's
+  way read from :data:`.scoring.SCORING_MODES`), then the next deal.
 
 Seats are absolute and in play order; the first player dealt to and the Primo di Mano is the
 dealer's right, ``dealer + 1``.
@@ -33,46 +34,32 @@ from tarot_env.rules.bolognese.config import TarocchinoConfig
 from tarot_env.rules.bolognese.deal import EXTRA, HAND, OUT, POZZO, SECOND, deal_destinations, format_deal, parse_deal
 from tarot_env.rules.bolognese.matto import auto_exchange_rows, auto_exchange_rows_parallel
 from tarot_env.rules.bolognese.scoring import (
-    DRAW,
-    PLAY_ON,
-    TERZIGLIO_CONTRACTS,
-    checked_hand_scores,
+    EndOfHand,
+    HandPoints,
+    claimed_scores,
     declaration_points,
-    game_result,
-    mattazza_hand,
-    mattazza_standing,
-    quattro_scartate_result,
-    quindici_round,
-    terziglio_hand,
+    played_hands,
+    seat_sides,
+    settle_matches,
 )
-from tarot_env.rules.bolognese.seats import sides_rows
 from tarot_env.rules.bolognese.state import (
     ACTIVE,
-    CLAIM_DECL,
     CLAIM_SEAT,
     CLAIM_VALUE,
-    CONTRACT,
     DEALER,
     DEALT_TO,
-    DECL,
-    DECLARED,
     FIRST,
-    GAME_WINNER,
     HAND_NO,
     HAND_OF,
     HANDS_PLAYED,
-    LAST_WINNER,
     MATCH_OVER,
     N_ACTIVE,
     NUM_ACTIONS,
-    O_MORI,
     PENALTY,
     PH_DONE,
     PH_PREPARE,
     PH_SCORE,
     PHASE,
-    PICKUP_DECL,
-    PILE_OF,
     PL_EXTRA,
     PL_HAND,
     PL_OUT,
@@ -84,14 +71,8 @@ from tarot_env.rules.bolognese.state import (
     RS_CLAIMED,
     RS_PLAYED,
     RS_THROWN_IN,
-    RS_WRONG_CLAIM,
     SCORE,
-    SOLOIST,
     TOTAL,
-    TRICKS,
-    W_FIRST_TURN,
-    W_PICKUP,
-    WINDOW,
     TarocchinoState,
 )
 
@@ -120,24 +101,7 @@ def place_cards(rows, packs, seats, offset, place, cards):
             cards[b, FIRST, c] = in_hand
 
 
-def side_piles_rows(rows, sides, cards, seat_ints, piles, tricks, decl):
-    """Add up, for each of ``rows`` (``sides[i]``: the side of each seat), each side's pile (the
-    cards its players won), tricks and declarations into ``piles`` (R, S, 62), ``tricks`` and
-    ``decl`` (R, S), zeroed by the caller. A compiled loop: the scoring and the Matto exchange
-    read it for every hand that ends, and its NumPy version cost ~0.08 ms a call at 4,096 tables."""
-    for i in range(rows.shape[0]):
-        b = rows[i]
-        for c in range(cards.shape[2]):
-            holder = cards[b, PILE_OF, c]
-            if holder >= 0:
-                piles[i, sides[i, holder], c] = True
-        for s in range(sides.shape[1]):
-            tricks[i, sides[i, s]] += seat_ints[b, s, TRICKS]
-            decl[i, sides[i, s]] += seat_ints[b, s, DECLARED]
-
-
 place_cards = njit(place_cards) or place_cards
-side_piles_rows = njit(side_piles_rows) or side_piles_rows
 #: per-hand fields reset at each new deal (match-level ones survive: totals, penalties, who is still in)
 _MATCH_INTS = (DEALER, HAND_NO, MATCH_OVER, N_ACTIVE, HANDS_PLAYED)
 _MATCH_SEAT = (TOTAL, RAW_TOTAL, PENALTY, ACTIVE)
@@ -174,7 +138,7 @@ class HandEnd:
     match is over, the side of each seat and whether each played it (``sides``, ``active``:
     (N,) arrays), and the details an env reports (``info``).
 
-    ``info["points"]``, the hand's score part by part (:class:`HandPoints`), is built when
+    ``info["points"]``, the hand's score part by part (:class:`.scoring.HandPoints`), is built when
     ``info`` is first read: a vector step at 4,096 tables ends about 64 hands, and building
     every one's parts as Python numbers, read or not, cost ~0.2 ms of a one-thread Ottocento
     step, most of it in the garbage collector (docs/performance.md)."""
@@ -201,7 +165,7 @@ class HandEnd:
     @property
     def info(self) -> dict[str, Any]:
         """The details: ``hand``, ``result``, ``points`` (a played hand) and what each game adds."""
-        if self._points is not None:  # the key is in place (TarocchinoGame._hand_points); its value now
+        if self._points is not None:  # the key is in place (scoring.played_hands); its value now
             self._info["points"], self._points = self._points.of_hand(), None
         return self._info
 
@@ -238,26 +202,6 @@ class HandEnds(list):
         return cls([], np.zeros(0, dtype=np.int64), np.zeros((0, num_players), dtype=np.int64), np.zeros((0, num_players), dtype=np.int64))
 
 
-class HandPoints:
-    """The parts of one hand's score (by side, or by seat in Mattazza), kept as the batch's arrays
-    until :meth:`of_hand` makes them plain numbers (half-points, Terziglio, as halves)."""
-
-    __slots__ = ("capotted", "i", "parts", "scale")
-
-    def __init__(self, parts: np.ndarray, capotted: np.ndarray, scale: int, i: int) -> None:
-        self.parts, self.capotted, self.scale, self.i = parts, capotted, scale, i
-
-    def of_hand(self) -> dict[str, Any]:
-        values = self.parts[self.i] / self.scale if self.scale > 1 else self.parts[self.i]
-        points = dict(zip(_PARTS, values.tolist()))
-        points["capotted"] = self.capotted[self.i].tolist()
-        return points
-
-
-#: the parts of a hand's score, in the order of :class:`.scoring.HandScore`'s fields
-_PARTS = ("cards", "last_trick", "combinations", "declarations", "bonus", "total")
-
-
 class TarocchinoGame:
     """The rules of one Tarocchino game (:class:`.config.TarocchinoConfig`) over batches of tables.
 
@@ -277,6 +221,7 @@ class TarocchinoGame:
         self.two_sides = self.spec.two_sides
         self._fresh = TarocchinoState.new(1, self.num_players)  # a new hand's fields (broadcast to the rows dealt)
         self._mori = config.mori
+        self.end_of_hand = EndOfHand.of(config)  # what scoring reads of the rules, once
 
     # ------------------------------------------------------------------ state
     def new_state(self, batch: int) -> TarocchinoState:
@@ -465,7 +410,8 @@ class TarocchinoGame:
         deals: MatchDeals | None,
         parallel: bool = False,
     ) -> HandEnds:
-        """Score the hands that ended at ``rows`` (all at once), settle the match, deal the next hands."""
+        """Score the hands that ended at ``rows`` (all at once: the Matto exchange, then
+        :mod:`.scoring`), settle the match (:func:`.scoring.settle_matches`), deal the next hands."""
         ints, seat_ints = state.ints, state.seat_ints
         n, R = self.num_players, len(rows)
         result = ints[rows, RESULT]
@@ -478,7 +424,7 @@ class TarocchinoGame:
         played = np.flatnonzero(result == RS_PLAYED)
         if len(played):
             self._auto_exchange(state, rows[played], parallel)
-            scores[played], parts = self._hand_points(state, rows[played], [infos[i] for i in played])
+            scores[played], parts = played_hands(self.end_of_hand, state, rows[played], [infos[i] for i in played])
             for i, part in zip(played.tolist(), parts):
                 points[i] = part
         for i in np.flatnonzero(result != RS_PLAYED):
@@ -491,11 +437,11 @@ class TarocchinoGame:
             ok = result[i] == RS_CLAIMED
             infos[i].update(result="claimed" if ok else "wrong_claim", claimer=claimer, claim_value=int(ints[r, CLAIM_VALUE]))
             if ok:
-                scores[i] = self._claimed_scores(state, r, claimer, side)
+                scores[i] = claimed_scores(self.end_of_hand, state, r, claimer, side)
         seat_ints[rows, :, SCORE] = scores
         sides = self._sides(state, rows)
         active = seat_ints[rows, :, ACTIVE] == 1
-        over, next_dealer = self._after_hands(state, rows, result, scores, infos)
+        over, next_dealer = settle_matches(self.end_of_hand, state, rows, result, scores, infos)
         score_list, over_list = scores.tolist(), over.tolist()
         ends = HandEnds(
             [
@@ -534,34 +480,6 @@ class TarocchinoGame:
             self.start_deals(state, rows[go_on], next_dealer[go_on], np.stack(packs), new_match=False, deals=deals)
         return ends
 
-    def _claimed_scores(self, state: TarocchinoState, r: int, claimer: int, side: int) -> np.ndarray:
-        """(N,) each seat's score of a hand ended by a correct claim (U27): every declaration made
-        so far in the hand counts for its side, as §7 records it at once. The claiming side has
-        the declaration the claimer claimed with (in Ottocento's §8.4 step 4 the Primo's is part of
-        his claim, and counted once, as the Primo declared it) and what its players declared
-        before; the other side what its players declared. At a Millone first turn the claim counted
-        only the first-deal cards of his declaration toward the target, yet it is the declaration he
-        makes there, so the whole of it is credited (U29, §11.6). Quindici: rounded (q) as a hand
-        score is (§13, U15); the claimer's part is the rounded value his claim used (U24)."""
-        ints, seat_ints = state.ints, state.seat_ints
-        sides = self.sides(state, r)
-        declared = np.bincount(sides, weights=seat_ints[r, :, DECLARED], minlength=2).astype(np.int64)
-        used = int(ints[r, CLAIM_VALUE]) - int(seat_ints[r, claimer, TOTAL])
-        if self.spec.rounded:  # Quindici, two players: the claimer has declared nothing yet
-            credit = quindici_round(declared)
-            credit[side] += used
-        else:  # the declaration the claimer makes with the cards he holds at his window
-            window = int(ints[r, WINDOW])
-            if window == W_PICKUP:  # his first cards, before he picks up his last 2 (§8.4.1)
-                own = int(ints[r, PICKUP_DECL])
-            elif window == W_FIRST_TURN:  # his whole declaration, though Millone's claim counted only its first-deal cards (U29, §11.6)
-                own = int(seat_ints[r, claimer, DECL])
-            else:  # the opponent's right after the pickup: his hand before any discard (§11.3, U21)
-                own = int(seat_ints[r, claimer, CLAIM_DECL])
-            credit = declared
-            credit[side] += own
-        return credit[sides]
-
     def _next_queued(self, state: TarocchinoState, r: int, dealer: int, queued: list) -> tuple[np.ndarray, str | None]:
         """The next fixed deal of a match, and why it cannot be played (None when it can): its
         dealer and players must be those the rules name now. Where they are known in advance
@@ -578,156 +496,10 @@ class TarocchinoGame:
         return pack, None
 
     def _sides(self, state: TarocchinoState, rows: np.ndarray) -> np.ndarray:
-        """(R, N) the side of each seat: partners seat % 2; Terziglio 0 the soloist, 1 the others;
-        else the seat itself (the rule is :func:`.seats._side`)."""
-        out = np.empty((len(rows), self.num_players), dtype=np.int64)
-        sides_rows(state.ints, np.asarray(rows, dtype=np.int64), self.num_players, self.opts, out)
-        return out
-
-    def _side_piles(self, state: TarocchinoState, rows: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(R, S, 62) each side's pile, (R, S) tricks won and declarations (S = 2, or N in Mattazza)
-        (:func:`side_piles_rows`)."""
-        S = 2 if self.two_sides else self.num_players
-        piles = np.zeros((len(rows), S, NUM_CARDS), dtype=bool)
-        tricks = np.zeros((len(rows), S), dtype=np.int64)
-        decl = np.zeros((len(rows), S), dtype=np.int64)
-        side_piles_rows(np.asarray(rows, dtype=np.int64), sides, state.cards, state.seat_ints, piles, tricks, decl)
-        return piles, tricks, decl
+        """(R, N) the side of each seat (:func:`.scoring.seat_sides`)."""
+        return seat_sides(self.end_of_hand, state, rows)
 
     def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray, parallel: bool = False) -> None:
         """The automatic Matto exchange of the played hands ``rows`` (§4.5, U3, U20): :func:`.matto.auto_exchange_rows`."""
         kernel = auto_exchange_rows_parallel if parallel else auto_exchange_rows
         kernel(state.ints, state.cards, np.asarray(rows, dtype=np.int64), self.opts)
-
-    def _hand_points(
-        self, state: TarocchinoState, rows: np.ndarray, infos: list[dict[str, Any]]
-    ) -> tuple[np.ndarray, list[HandPoints | None]]:
-        """(R, N) each seat's score for the played hands (see docs/tarocchino.md for each game),
-        and each hand's score part by part (:class:`HandPoints`, the details' ``"points"``)."""
-        o = self.config.options
-        ints = state.ints
-        R, n = len(rows), self.num_players
-        k = np.arange(R)
-        sides = self._sides(state, rows)
-        piles, tricks, decl = self._side_piles(state, rows, sides)
-        last = sides[k, ints[rows, LAST_WINNER]]
-        common = {"mori": self._mori}
-        for info in infos:
-            info["result"] = "played"
-            info["points"] = None  # each hand's HandPoints, made plain numbers when its details are read (HandEnd.info)
-        if self.spec.scoring == "poste":  # Terziglio (§10.6)
-            contract = ints[rows, CONTRACT]
-            # a "di mio" Pozzo is already in the piles: the engine put it in the last trick's
-            # winner's pile before the Matto exchange (U25)
-            res = terziglio_hand(
-                piles, tricks, last, ints[rows, SOLOIST], contract, decl, None,
-                poste_rounding=o["poste_rounding"], odd_pile=o["odd_pile"],
-                keep_capotted_declarations=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"], **common,
-            )  # fmt: skip
-            for i, info in enumerate(infos):
-                info.update(
-                    soloist=int(ints[rows[i], SOLOIST]), contract=TERZIGLIO_CONTRACTS[int(contract[i])],
-                    soloist_won=bool(res.soloist_won[i]), winner_points=int(res.winner_points[i]), poste=int(res.poste[i]),
-                )  # fmt: skip
-            return res.settlement, _breakdowns(res.hand)
-        if self.two_sides:  # §8.3, §11.7, §12.4: each side counts its pile (the state's arrays need no checks)
-            hs = checked_hand_scores(
-                piles, tricks, last, decl, group_size=2, half_points=False, odd_alone=False, mori_code=self.opts[O_MORI],
-                doubling=True, keep_capotted=o["keep_capotted_declarations"], cappotto_bonus=o["cappotto_bonus"],
-            )  # fmt: skip
-            side_scores = hs.total
-            if self.spec.rounded:  # Quindici (§13)
-                for i, info in enumerate(infos):
-                    info["raw"] = [int(x) for x in side_scores[i]]
-                side_scores = quindici_round(side_scores)
-            return np.take_along_axis(side_scores, sides, axis=1), _breakdowns(hs)
-        # Mattazza: each for himself, among the players still in the match
-        out = np.zeros((R, n), dtype=np.int64)
-        points: list[HandPoints | None] = [None] * R  # every row is in one group below
-        full = state.seat_ints[rows, :, ACTIVE].all(axis=1)
-        groups = [(np.flatnonzero(full), np.arange(n))]
-        groups += [(np.array([i]), np.flatnonzero(state.seat_ints[rows[i], :, ACTIVE])) for i in np.flatnonzero(~full)]
-        for idx, active in groups:
-            if not len(idx):
-                continue
-            lw = ints[rows[idx], LAST_WINNER]
-            pos = np.searchsorted(active, lw)
-            res = mattazza_hand(piles[idx][:, active], tricks[idx][:, active], pos, full_count=o["full_count"], **common)
-            out[idx[:, None], active[None, :]] = res.hand.total
-            for j, (i, parts) in enumerate(zip(idx, _breakdowns(res.hand))):
-                points[i] = parts
-                infos[i]["losers"] = [int(active[s]) for s in np.flatnonzero(res.losers[j])]
-        return out, points
-
-    def _after_hands(
-        self, state: TarocchinoState, rows: np.ndarray, result: np.ndarray, scores: np.ndarray, infos: list[dict[str, Any]]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Running totals, the end of the game and the next dealer (§8.4 end, §9, §10.7, §11–§14).
-        Returns (R,) whether the match is over (a claim always ends it) and (R,) the next dealer."""
-        ints, seat_ints = state.ints, state.seat_ints
-        n, R = self.num_players, len(rows)
-        c = self.config
-        d = ints[rows, DEALER]
-        next_dealer = (d + 1) % n
-        over = np.zeros(R, dtype=bool)
-        winner = np.full(R, -1, dtype=np.int64)
-        claim = (result == RS_CLAIMED) | (result == RS_WRONG_CLAIM)
-        over[claim] = True
-        winner[claim] = ints[rows[claim], GAME_WINNER]
-        counted = result == RS_PLAYED  # a thrown-in hand does not count (U12); a claim ends the game
-        idx = np.flatnonzero(counted)
-        r = rows[idx]
-        ints[r, HANDS_PLAYED] += 1
-        if self.spec.scoring == "penalty":  # Mattazza (§14.6)
-            losers = np.zeros((len(idx), n), dtype=bool)
-            for j, i in enumerate(idx):
-                losers[j, infos[i]["losers"]] = True
-            seat_ints[r, :, PENALTY] += losers
-            standing = mattazza_standing(seat_ints[r, :, PENALTY], way=c.way, target=c.target)
-            if c.way == "target":
-                seat_ints[r, :, ACTIVE] = (~standing.out).astype(np.int64)
-            over[idx] = standing.over
-            for j, i in enumerate(idx):
-                infos[i]["penalties"] = [int(x) for x in seat_ints[r[j], :, PENALTY]]
-                if standing.over[j]:
-                    infos[i]["match_losers"] = [int(s) for s in np.flatnonzero(standing.out[j])]
-            nxt = np.full(R, -1, dtype=np.int64)
-            for step in range(n, 0, -1):  # the nearest seat to the dealer's right still in
-                cand = (d + step) % n
-                nxt = np.where(seat_ints[rows, cand, ACTIVE] == 1, cand, nxt)
-            next_dealer = nxt
-        else:
-            seat_ints[r, :, TOTAL] += scores[idx]
-            if self.spec.rounded:
-                sides = self._sides(state, r)
-                raw = np.array([infos[i]["raw"] for i in idx], dtype=np.int64).reshape(len(idx), 2)
-                seat_ints[r, :, RAW_TOTAL] += np.take_along_axis(raw, sides, axis=1)
-            if self.spec.next_dealer == "soloist":
-                next_dealer[idx] = ints[r, SOLOIST]  # §10.7: the soloist deals next
-            if self.spec.scoring == "poste":  # §10.7: every hand a game, settled at once; a match is match_hands hands
-                last = ints[r, HANDS_PLAYED] >= c.match_hands
-                over[idx] = last
-                tot = seat_ints[r, :, TOTAL]
-                unique = np.count_nonzero(tot == tot.max(axis=1, keepdims=True), axis=1) == 1
-                winner[idx] = np.where(unique, np.argmax(tot, axis=1), DRAW)
-            else:
-                totals = seat_ints[r][:, [0, 1], TOTAL]  # side 0 and side 1: seats 0 and 1 in every 2-side game here
-                if self.spec.game_hands is not None:  # Quattro Scartate (§9)
-                    res = quattro_scartate_result(totals, ints[r, HANDS_PLAYED], tie=c.tie, hands=self.spec.game_hands)
-                else:
-                    res = game_result(totals, c.target, tie=c.tie)
-                over[idx] = res != PLAY_ON
-                winner[idx] = res
-        for info, totals_row in zip(infos, seat_ints[rows, :, TOTAL].tolist()):
-            info["totals"] = totals_row
-        if self.spec.scoring != "penalty":
-            for i in np.flatnonzero(over).tolist():
-                infos[i]["game_winner"] = "draw" if winner[i] == DRAW else int(winner[i])
-                ints[rows[i], GAME_WINNER] = winner[i]
-        return over & c.match, next_dealer
-
-
-def _breakdowns(hs) -> list[HandPoints | None]:
-    """The parts of each row's hand score (:class:`HandPoints`, made plain numbers when read)."""
-    parts = np.stack([hs.cards, hs.last_trick, hs.combinations, hs.declarations, hs.bonus, hs.total], axis=1)
-    return [HandPoints(parts, hs.capotted, hs.scale, i) for i in range(len(parts))]
