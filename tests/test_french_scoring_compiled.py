@@ -1,13 +1,14 @@
-"""The compiled scoring (rules/french/scoring.py) scores every deal exactly as the NumPy scoring it replaced.
+"""The compiled scoring (rules/french/scoring.py) scores every deal as the rules text does.
 
-The scoring was rewritten as a row function that numba compiles (the same function runs as plain
-Python under ``TAROT_ENV_JIT=0``). The NumPy version it replaced is kept verbatim as a test
-oracle, ``tests/oracles/french_scoring.py``. Here batches of random deals of 3, 4 and 5 players,
-under every scoring option, are played to their end; then, so that every case is reached
-(chelems announced or not, made or lost, the Petit au bout and its shift, the Excuse's debt,
-poignées), the fields scoring reads are varied row by row: who won each trick, the piles, when
-the Petit and the Excuse were played and by whom, the chelem flag, the poignées and the Excuse
-exchange. Both scorings then score every row, and every field they write must agree.
+The scoring is a row function that numba compiles (the same function runs as plain Python under
+``TAROT_ENV_JIT=0``). ``tests/oracles/french_scoring.py`` states the end of a deal a second time,
+written from docs/rules/french_tarot.md (§6.3, §7–§9, §15), not from the code: one deal at a time,
+with its own card values. Here batches of random deals of 3, 4 and 5 players, under every
+scoring option, are played to their end; then, so that every case is reached (chelems announced
+or not, made or lost, the Petit au bout and its shift, the Excuse's debt, poignées), the fields
+scoring reads are varied row by row: who won each trick, the piles, when the Petit and the
+Excuse were played and by whom, the chelem flag, the poignées and the Excuse exchange. Both
+scorings then score every row, and every field they write must agree.
 """
 
 from __future__ import annotations
@@ -76,10 +77,17 @@ def vary(g: FrenchTarotGame, s, rows: np.ndarray, rng: np.random.Generator) -> N
         else:
             s.trick_of[b, PETIT] = rng.choice([T - 1, T - 2, tricks[0], -1])
             s.trick_of[b, EXCUSE] = rng.choice([T - 1, tricks[1], -1])
-        s.excuse_seat[b] = rng.choice([tk, rng.choice(defenders), -1])
         s.chelem[b] = rng.random() < 0.3
         s.poignee[b] = rng.integers(4, size=n) * (rng.random(n) < 0.3)
-        s.exchange[b] = rng.integers(-1, 2)
+        # the Excuse's fields agree with one another: played (in some trick) by the taker or a
+        # defender, with an exchange owed either way or none; not played (left in an unseen
+        # chien), by nobody and with no exchange. The rules say nothing of a deal where an Excuse
+        # that nobody played is exchanged, so neither scoring is asked about one.
+        if s.trick_of[b, EXCUSE] >= 0:
+            s.excuse_seat[b] = rng.choice([tk, rng.choice(defenders)])
+            s.exchange[b] = rng.integers(-1, 2)
+        else:
+            s.excuse_seat[b], s.exchange[b] = -1, 0
         s.contract[b] = rng.integers(1, 5)
 
 
@@ -109,7 +117,7 @@ def test_compiled_scoring_agrees_with_the_numpy_scoring(n: int, options: dict) -
 
 
 def test_array_helpers_agree_with_the_oracle() -> None:
-    """``unit_score`` and ``chelem_bonus`` on arrays, and ``share_out``, give the oracle's answers."""
+    """``unit_score`` and ``chelem_bonus`` on arrays, and ``share_out``, give the rules text's answers."""
     rng = np.random.default_rng(7)
     R = 2000
     contract, points, bouts = rng.integers(1, 5, R), rng.integers(0, 183, R), rng.integers(0, 4, R)
@@ -128,3 +136,34 @@ def test_array_helpers_agree_with_the_oracle() -> None:
         partner = np.where(rng.random(R) < 0.5, (taker + 1 + rng.integers(n - 1, size=R)) % n, -1) if n == 5 else np.full(R, -1)
         unit = rng.integers(-500, 500, R)
         np.testing.assert_array_equal(scoring.share_out(n, taker, partner, unit), oracle.share_out(n, taker, partner, unit))
+
+
+#: docs/rules/french_tarot.md §13's worked vectors: id, players, contract (1 P, 2 G, 3 GS, 4 GC), the
+#: attack's points, bouts, poignées, petit au bout (+1 attack, -1 defence), chelem (A, F, D or ""),
+#: then S and the taker's score
+VECTORS = [
+    ("V1", 4, 2, 49, 2, 20, 1, "", 106, 318),
+    ("V2", 4, 3, 45, 2, 0, -1, "", 76, 228),
+    ("V3", 4, 1, 44, 1, 20, 1, "", -42, -126),
+    ("V4", 4, 2, 52, 2, 20, 0, "", 92, 276),
+    ("V5", 4, 2, 87, 2, 20, 1, "A", 582, 1746),
+    ("V6", 4, 2, 45, 2, 0, 0, "", 58, 174),
+    ("V7", 4, 1, 45, 1, 0, 0, "", -31, -93),
+    ("V8", 4, 4, 88, 3, 40, 1, "A", 962, 2886),
+    ("V9", 4, 3, 81, 3, 0, 1, "F", 120, 360),
+    ("V10", 4, 4, 0, 0, 0, 0, "D", -686, -2058),
+    ("V11", 3, 2, 40.5, 2, 0, 0, "", -52, -104),
+    ("V12", 3, 2, 41.5, 2, 0, 0, "", 52, 104),
+]
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=[v[0] for v in VECTORS])
+def test_the_oracle_scores_the_rules_worked_vectors(vector):
+    """The second statement gives the rules text's own worked examples (§13), so that what the
+    engine is compared with is itself checked against the text."""
+    _, n, contract, points, bouts, poignees, pab, chelem, unit, taker = vector
+    c, _ = oracle.chelem_points(chelem in "AF" and chelem != "", chelem == "A", chelem == "D")
+    s, won = oracle.unit(contract, int(2 * points), bouts, pab, poignees, c)
+    assert (s, won) == (unit, unit > 0)
+    scores = oracle.shares(n, 0, -1, s)
+    assert scores[0] == taker and scores[1:] == [-unit] * (n - 1)

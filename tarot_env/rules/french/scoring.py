@@ -20,8 +20,8 @@ was one of the phases that kept two threads from doubling a vector env's speed, 
 The same functions run as plain Python when the compiled path is off (``TAROT_ENV_JIT=0``).
 ``unit_score`` and ``chelem_bonus`` are written in arithmetic that means the same on plain
 numbers and on NumPy arrays, so that they also score whole batches (tests, worked examples).
-``tests/test_french_scoring_compiled.py`` compares every result field with the NumPy version
-(kept as ``tests/oracles/french_scoring.py``) on thousands of deals.
+``tests/test_french_scoring_compiled.py`` compares every result field, on thousands of deals,
+with a second statement of the rules written from the rules text (``tests/oracles/french_scoring.py``).
 """
 
 from __future__ import annotations
