@@ -13,6 +13,7 @@ Needs /usr/bin/chromium and /usr/bin/chromedriver (``apt-get install chromium ch
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -24,7 +25,9 @@ from helpers_web import LiveServer
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -178,10 +181,29 @@ def my_turn(d: webdriver.Chrome) -> bool:
     return text(d, "#turn") == "your turn"
 
 
+def aside_open(d: webdriver.Chrome) -> bool:
+    """The page asks for an écart or a discard (cards are chosen, then confirmed)."""
+    bars = d.find_elements(By.ID, "aside-bar")
+    return bool(bars) and bars[0].is_displayed()
+
+
 def play_one(d: webdriver.Chrome) -> str | None:
-    """Click the first legal card, or the first move button: one decision. The move's text, or None when
-    the page re-rendered under the click (a slow machine): the caller looks at the page again."""
+    """Click the first legal card, or the first move button: one decision (at an écart or a discard,
+    one card chosen, or the confirmation once enough are). The move's text, or None when the page
+    re-rendered under the click (a slow machine): the caller looks at the page again."""
     seen = messages(d)
+    if aside_open(d):
+        confirm = d.find_element(By.ID, "aside-confirm")
+        free = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal:not(.chosen)")
+        try:
+            if confirm.is_enabled():
+                confirm.click()
+                wait(lambda: messages(d) > seen, what="the table after the écart")
+                return "confirm"
+            free[0].click()
+        except (WebDriverException, IndexError):
+            return None
+        return None
     cards = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
     buttons = d.find_elements(By.CSS_SELECTOR, "#moves button.move")
     target = cards[0] if cards else buttons[0]
@@ -224,7 +246,7 @@ def play_to_the_end(d: webdriver.Chrome, timeout: float = 240.0, shot: str | Non
             return made
         try:
             legal = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
-            if my_turn(d) and (legal or d.find_elements(By.CSS_SELECTOR, "#moves button.move")):
+            if my_turn(d) and (legal or aside_open(d) or d.find_elements(By.CSS_SELECTOR, "#moves button.move")):
                 if shot and made >= 6 and legal and d.find_elements(By.CSS_SELECTOR, "#trick .card"):
                     d.save_screenshot(str(IMG / shot))  # the person to play, his legal cards lit, a trick on the table
                     shot = None
@@ -265,7 +287,9 @@ def test_person_plays_a_whole_french_deal_by_clicking_then_the_leaderboard(live:
                 except WebDriverException:  # the page redrew under the click: look again
                     continue
                 wait(lambda: text(d, "#refusal"), what="the refusal")
-                assert "illegal move" in text(d, "#refusal")
+                refusal = text(d, "#refusal")  # the rule in a player's words: no action id, seat number or file
+                assert refusal.startswith("You cannot ") and " now: " in refusal, refusal
+                assert not re.search(r"action|player_|seat \d|docs/|§", refusal), refusal
                 assert text(d, "#hand") == hand_before and my_turn(d)
                 refused = True
                 continue
@@ -370,3 +394,189 @@ def test_ottocento_hand_by_clicking(live: LiveServer, browser: Any) -> None:
     assert made >= 10  # a hand of Ottocento: at least the person's cards
     assert table.game_result is not None and table.deal_results
     assert text(d, ".deal-result").startswith("hand 1")
+    assert "total" in text(d, ".deal-result table.breakdown")  # each side's points by kind, and the total
+    assert "player_" not in text(d, "#result") + text(d, "#events")
+    # the legend of the Bolognese cards: the suits, the courts and the trumps in order, with their faces
+    click(d, "#legend summary")
+    wait(lambda: "Angelo" in text(d, "#legend"), what="the legend")
+    assert len(d.find_elements(By.CSS_SELECTOR, "#legend .card")) >= 14
+    d.execute_script("document.getElementById('legend').scrollIntoView()")
+    d.save_screenshot(str(IMG / "web-legend.png"))
+
+
+# ------------------------------------------------------------------------------------- the card table
+def phone(d: webdriver.Chrome) -> None:
+    """A phone-sized window: 390 x 844 CSS pixels (an iPhone 12 to 15)."""
+    d.set_window_size(390, 844)
+    wait(lambda: d.execute_script("return window.innerWidth") <= 400, what="the phone-sized window")
+
+
+def no_sideways_scroll(d: webdriver.Chrome) -> None:
+    """Nothing of the page is wider than the window (a phone would scroll sideways)."""
+    wide = d.execute_script(
+        "const w = document.documentElement.clientWidth; return [document.documentElement.scrollWidth, w,"
+        " [...document.querySelectorAll('main *')].filter(e => e.offsetParent && e.getBoundingClientRect().right > w + 1)"
+        ".slice(0, 5).map(e => e.tagName + '#' + e.id + '.' + e.className)];"
+    )
+    assert wide[0] <= wide[1] + 1, f"the page is {wide[0]} px wide in a {wide[1]} px window: {wide[2]}"
+
+
+def focused(d: webdriver.Chrome) -> Any:
+    return d.switch_to.active_element
+
+
+def keyboard_decision(d: webdriver.Chrome) -> bool:
+    """One step of keyboard-only play: Enter or Space on what has the focus when it is a legal card, a move
+    button or Confirm; otherwise Tab or an arrow key toward one. True when a key that plays was pressed."""
+    e = focused(d)
+    cls = e.get_attribute("class") or ""
+    ident = e.get_attribute("id") or ""
+    if ("card" in cls and "legal" in cls and "chosen" not in cls) or "move" in cls.split() or (ident == "aside-confirm" and e.is_enabled()):
+        e.send_keys(Keys.SPACE if "card" in cls else Keys.ENTER)
+        return True
+    if "card" in cls:  # a chosen card or one that may not be used: the next card
+        e.send_keys(Keys.ARROW_RIGHT)
+    else:
+        ActionChains(d).send_keys(Keys.TAB).perform()
+    return False
+
+
+def test_first_page_play_now_as_a_guest_then_the_deal_by_keyboard_alone(live: LiveServer, browser: Any) -> None:
+    """The first page says what the room is and shows the leaderboard; one button seats a guest with three
+    robots and starts the deal; the guest plays the whole deal with the keyboard alone (the focus is
+    visible on a card, Enter or Space plays it, the écart is chosen and confirmed with keys too)."""
+    d = browser()
+    d.get(live.url)
+    wait(lambda: d.find_element(By.ID, "home").is_displayed(), what="the first page")
+    assert "online room" in text(d, "#home") and d.find_element(By.ID, "home-leaders").is_displayed()
+    d.save_screenshot(str(IMG / "web-home.png"))
+    click(d, "#play-now")
+    table = wait(lambda: live.room.tables.get(1), what="the guest's table")
+    wait(lambda: table.state == "playing", what="the game started by the one button")
+    assert [s.robot for s in table.seats[1:]] == ["rules"] * 3 and table.seats[0].user.name.startswith("Guest ")
+    deadline = time.monotonic() + 240
+    keys = 0
+    while not text(d, ".game-result"):
+        assert time.monotonic() < deadline, stalled(d, keys, table)
+        if my_turn(d):
+            try:
+                if keyboard_decision(d):
+                    keys += 1
+                    time.sleep(0.1)
+            except WebDriverException:
+                pass
+            continue
+        time.sleep(0.05)
+    assert keys >= 18 and table.state == "over"
+    # the focus is visible: the focus ring of a card is drawn (outline) where the page put the focus
+    assert "Game over" in text(d, ".game-result")
+
+
+def test_focus_is_visible_on_a_card(live: LiveServer, browser: Any) -> None:
+    d = seated_against_robots(browser, live.url, "Kim", "french_tarot_v0", 3)
+    table = start_game(d, live)
+    deadline = time.monotonic() + 120
+    while True:  # to the first card of the play (bids and the like are buttons)
+        assert time.monotonic() < deadline, stalled(d, 0, table)
+        if my_turn(d) and d.find_elements(By.CSS_SELECTOR, "#hand .card.legal") and not aside_open(d):
+            break
+        if my_turn(d):
+            play_one(d)
+        time.sleep(0.05)
+    card = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0]
+    ActionChains(d).move_to_element(card).perform()
+    d.execute_script("arguments[0].blur()", card)
+    for _ in range(60):  # Tab from the page to a card of the hand
+        if "card" in (focused(d).get_attribute("class") or ""):
+            break
+        ActionChains(d).send_keys(Keys.TAB).perform()
+    e = focused(d)
+    assert "card" in e.get_attribute("class")
+    outline = d.execute_script("const s = getComputedStyle(arguments[0]); return [s.outlineStyle, s.outlineWidth];", e)
+    assert outline[0] != "none" and outline[1] != "0px", outline
+
+
+def fixed_french_deal() -> dict[str, Any]:
+    """A deal where seat 0 holds eleven high trumps and the Excuse (he bids garde; the robots, each with
+    three or four low trumps, pass) and the chien is six low cards: his écart is his to choose."""
+    from tarot_env.cards.french import FRENCH_DECK
+
+    mine = [f"T{n}" for n in range(11, 22)] + ["EX"] + [f"{r}S" for r in range(1, 7)]
+    chien = ["7S", "8S", "9S", "10S", "1H", "2H"]
+    rest = [c for c in FRENCH_DECK.names if c not in mine and c not in chien]
+    return {"deal": {"dealer": 3, "hands": [mine, rest[0::3], rest[1::3], rest[2::3]], "rest": chien}}
+
+
+def test_the_ecart_chosen_with_an_undo_then_confirmed(live: LiveServer, browser: Any) -> None:
+    d = seated_against_robots(browser, live.url, "Eve", "french_tarot_v0", 4)
+    live.room.tables[1].next_deal_options = fixed_french_deal()
+    table = start_game(d, live)
+    wait_my_turn(d, table)
+    garde = [b for b in d.find_elements(By.CSS_SELECTOR, "#moves button.move") if b.text == "Garde"]
+    assert garde, text(d, "#moves")
+    assert "take: worth twice" in text(d, "#moves")  # each choice with its one line of help
+    garde[0].click()
+    wait(lambda: aside_open(d), what="the écart")
+    assert text(d, "#prompt").startswith("Put 6 cards aside (your écart)")
+    assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == 24
+    legal = [e.get_attribute("data-card") for e in d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")]
+    assert "T21" not in legal and "EX" not in legal  # trumps and the Excuse are not put aside here
+    for name in legal[:3]:
+        click(d, f'#hand .card[data-card="{name}"]')
+    wait(lambda: text(d, "#aside-count").startswith("3 of 6 chosen"), what="three chosen")
+    click(d, "#aside-undo")  # the last one taken back: nothing was sent
+    wait(lambda: text(d, "#aside-count").startswith("2 of 6 chosen"), what="the undo")
+    assert "chosen" not in d.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{legal[2]}"]').get_attribute("class")
+    assert table.env.unwrapped.game_state.hands[0, 0].sum() == 24  # the server saw nothing yet
+    assert not d.find_element(By.ID, "aside-confirm").is_enabled()
+    for name in legal[3:7]:
+        click(d, f'#hand .card[data-card="{name}"]')
+    wait(lambda: d.find_element(By.ID, "aside-confirm").is_enabled(), what="six chosen")
+    d.save_screenshot(str(IMG / "web-ecart.png"))
+    click(d, "#aside-confirm")
+    wait(lambda: table.env.unwrapped.game_state.hands[0, 0].sum() == 18, what="the écart on the server")
+    wait(lambda: text(d, "#private").startswith("your écart:"), what="the écart shown to its owner")
+    put = sorted(text(d, "#private").split(": ")[1].split())
+    assert put == sorted(legal[:2] + legal[3:7])
+
+
+def test_phone_sized_screen_french_and_bolognese(live: LiveServer, browser: Any) -> None:
+    """At 390 px wide: the first page, a French table and an Ottocento table fit the width, the cards are
+    drawn and can be played by tapping."""
+    d = browser()
+    phone(d)
+    d.get(live.url)
+    wait(lambda: d.find_element(By.ID, "play-now").is_displayed(), what="the first page")
+    no_sideways_scroll(d)
+    d.save_screenshot(str(IMG / "web-phone-home.png"))
+    click(d, "#play-now")
+    table = wait(lambda: live.room.tables.get(1), what="the guest's table")
+    wait(lambda: table.state == "playing", what="the game")
+    made = 0
+    deadline = time.monotonic() + 180
+    while made < 8 or not d.find_elements(By.CSS_SELECTOR, "#trick .card"):
+        assert time.monotonic() < deadline, stalled(d, made, table)
+        if text(d, ".game-result"):
+            break
+        if my_turn(d):
+            made += play_one(d) is not None
+        time.sleep(0.05)
+    no_sideways_scroll(d)
+    size = d.execute_script(
+        "const r = document.querySelector('#hand .card .face, #trick .card .face').getBoundingClientRect(); return [r.width, r.height];"
+    )
+    assert size[0] > 30 and size[1] > 45, size
+    d.save_screenshot(str(IMG / "web-phone-french.png"))
+    # an Ottocento table on the phone
+    d2 = browser()
+    phone(d2)
+    enter(d2, live.url, "Pia")
+    create_table(d2, "ottocento_v0", 4)
+    add_robots(d2, 3)
+    click(d2, "#start")
+    t2 = wait(lambda: live.room.tables.get(2), what="the Ottocento table")
+    wait(lambda: t2.state == "playing", timeout=120, what="the Ottocento game")  # the first Tarocchino deal may compile its kernels
+    wait(lambda: d2.find_elements(By.CSS_SELECTOR, "#hand .card .face"), timeout=60, what="the Bolognese hand")
+    wait(lambda: d2.find_elements(By.CSS_SELECTOR, "#trick .card") or text(d2, ".game-result"), timeout=120, what="a trick on the felt")
+    no_sideways_scroll(d2)
+    d2.save_screenshot(str(IMG / "web-phone-ottocento.png"))

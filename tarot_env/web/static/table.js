@@ -53,18 +53,64 @@ function showError(text) {
 }
 
 function show(section) {
-  for (const id of ["lobby", "table", "leaderboard"]) $(id).hidden = id !== section;
+  for (const id of ["home", "lobby", "table", "leaderboard"]) $(id).hidden = id !== section;
+  if (section === "home") loadLeaders();
 }
 
-function cardLabel(name) {
-  const m = /^(.+)([SHDC])$/.exec(name);
-  if (m && current && current.table.env === "french_tarot_v0") return m[1] + SUITS[m[2]];
+// ------------------------------------------------------------------------------------- cards
+// A card is a button showing its face from the sprite the project draws (static/cards.svg, made by
+// tarot_env/web/cards_svg.py), named by the one notation of docs/interface.md (KH, T21, EX; KS, ANG, MAT):
+// the same name the log, the buttons and the end of a deal write. Its accessible name says it in words.
+const SVG = "http://www.w3.org/2000/svg";
+const FR_SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const BO_SUITS = { S: "spade (swords)", B: "bastoni (batons)", C: "coppe (cups)", D: "denari (coins)" };
+const RANK_WORDS = { K: "king", Q: "queen", N: "knight", J: "jack", A: "ace" };
+const BO_TRUMPS = { ANG: "Angelo, the highest trump", MON: "Mondo", SOL: "Sole", LUN: "Luna", BEG: "Bégato, the lowest trump", MAT: "Matto, the excuse" };
+
+function french() { return !current || current.table.env.startsWith("french"); }
+
+function cardWords(name) {
+  if (name === "EX") return "the Excuse";
+  if (name in BO_TRUMPS && !french()) return BO_TRUMPS[name];
+  let m = /^M([1-4])$/.exec(name);
+  if (m && !french()) return `Moro ${m[1]}`;
+  m = /^T(\d+)$/.exec(name);
+  if (m) return `trump ${m[1]}`;
+  m = /^(10|[1-9AJNQK])([SHDCB])$/.exec(name);
+  if (m) return `${RANK_WORDS[m[1]] || m[1]} of ${(french() ? FR_SUITS : BO_SUITS)[m[2]]}`;
   return name;
 }
 
+/** The face of card ``name``: an <svg> using the sprite's symbol (a name not of the notation draws nothing). */
+function face(name) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 60 90");
+  svg.setAttribute("class", "face");
+  svg.setAttribute("aria-hidden", "true");
+  if (/^[A-Z0-9]{1,3}$/.test(name)) {
+    const use = document.createElementNS(SVG, "use");
+    use.setAttribute("href", `/static/cards.svg#${french() ? "fr" : "bo"}-${name}`);
+    svg.append(use);
+  }
+  return svg;
+}
+
 function cardEl(c, extra = {}) {
-  const b = el("button", { class: `card s${c.suit}`, type: "button", "data-card": c.name, ...extra }, cardLabel(c.name));
+  const b = el("button", { class: `card s${c.suit}`, type: "button", "data-card": c.name, ...extra }, face(c.name));
+  b.append(el("span", { class: "name" }, c.name));
+  b.setAttribute("aria-label", `${c.name}: ${cardWords(c.name)}`);
   return b;
+}
+
+/** The table's log and the server's lines in a player's words: names for player_N, "1 bout", no snake_case. */
+function words(t, line) {
+  let text = line.replace(/\bplayer_(\d+)\b/g, (_, p) => seatName(t, Number(p)));
+  let who = "";
+  for (const s of t.seats) {
+    if (s.name && text.startsWith(`${s.name}: `)) { who = `${s.name}: `; text = text.slice(who.length); break; }
+  }
+  text = text.replace(/\bwith 1 bouts\b/g, "with 1 bout").replace(/\b([a-z]+)_([a-z]+)\b/g, "$1 $2").replace(/\bpoignee\b/g, "poignée");
+  return who + text;
 }
 
 function seatName(t, p) {
@@ -119,7 +165,8 @@ function receive(m) {
     $("hello-form").hidden = true;
     $("me-info").textContent = `${m.user.name} — ${m.user.chips} chips, ${m.user.xp} XP`;
     if (inviteTable !== null && !current) send({ type: "watch", table: inviteTable, invite });
-    if (!current) show("lobby");
+    if (quickGame === "hello") { quickGame = "create"; send({ type: "create", env: "french_tarot_v0", players: 4 }); }
+    else if (!current) show("lobby");
   } else if (m.type === "lobby") {
     renderLobby(m.tables);
   } else if (m.type === "table") {
@@ -127,6 +174,7 @@ function receive(m) {
     if (m.me) $("me-info").textContent = `${m.me.name} — ${m.me.chips} chips, ${m.me.xp} XP`;
     renderTable(m.table);
     show("table");
+    if (quickGame === "create") quickStep(m.table);
     document.body.dataset.tableMessages = String(Number(document.body.dataset.tableMessages || 0) + 1);
   } else if (m.type === "left") { // the owner closed the table to spectators: back to the lobby
     current = null;
@@ -135,7 +183,7 @@ function receive(m) {
   } else if (m.type === "leaderboard") {
     renderLeaders(m.rows);
   } else if (m.type === "error") {
-    if (m.about === "move") $("refusal").textContent = m.message;
+    if (m.about === "move") { $("refusal").textContent = m.message; sending = []; if (current) renderTable(current.table); }
     else showError(m.message);
   }
 }
@@ -174,6 +222,25 @@ function fillPlayers() {
 }
 
 // ------------------------------------------------------------------------------------- table
+// where each seat sits around the felt, the viewer's seat at the bottom (a spectator sees seat 0 there);
+// play goes anticlockwise in both games, so the next seat to play sits at the bottom player's right
+const PLACES = {
+  2: ["bottom", "top"],
+  3: ["bottom", "right", "left"],
+  4: ["bottom", "right", "top", "left"],
+  5: ["bottom", "right", "top-right", "top-left", "left"],
+  6: ["bottom", "right", "top-right", "top", "top-left", "left"],
+};
+function place(t, p) {
+  const n = t.seats.length;
+  const bottom = t.you === null ? 0 : t.you;
+  return PLACES[n][(p - bottom + n) % n];
+}
+
+let aside = []; // the cards chosen for the écart or the discard, not yet sent (undo takes them back)
+let sending = []; // the chosen cards being sent, one move per table message
+let collected = null; // the number of the last trick drawn going to its winner
+
 function renderTable(t) {
   const youSeat = t.you;
   const deal = t.deal;
@@ -185,12 +252,14 @@ function renderTable(t) {
   if (t.invite) $("invite-link").value = `${location.origin}/#table=${t.id}&invite=${t.invite}`;
   renderSettings(t);
   renderOwnerBar(t);
+  const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest("#hand .card, #moves button, #aside-bar button") : null;
+  const focusKey = focused ? (focused.dataset.card || focused.id || focused.dataset.action) : null;
 
-  // seats
+  // seats around the felt
   const seats = $("seats");
   seats.replaceChildren();
   t.seats.forEach((s) => {
-    const d = el("div", { class: "seat" + (t.turn === s.seat ? " turn" : ""), "data-seat": String(s.seat) });
+    const d = el("div", { class: `seat at-${place(t, s.seat)}` + (t.turn === s.seat ? " turn" : ""), "data-seat": String(s.seat) });
     if (s.owner) d.append(el("span", { class: "star", title: "table owner" }, "★ "));
     d.append(el("span", { class: "name" }, s.kind === "empty" ? "(empty)" : s.name));
     if (s.seat === youSeat) d.append(el("span", { class: "tag" }, "you"));
@@ -198,12 +267,13 @@ function renderTable(t) {
     if (s.robot_plays) d.append(el("span", { class: "tag away" }, s.abandoned ? "abandoned: robot plays" : "away: robot plays"));
     if (deal) {
       const pl = deal.players[s.seat];
-      const bits = [`${pl.cards} cards`];
-      if (pl.bid) bits.push(`bid ${pl.bid}`);
-      if (pl.tricks !== undefined) bits.push(`${pl.tricks} tricks`);
-      if (pl.poignee) bits.push(`poignée ${pl.poignee}: ${pl.shown.map((c) => c.name).join(" ")}`);
-      if (pl.declared) bits.push(`declared ${pl.declared}: ${pl.shown.map((c) => c.name).join(" ")}`);
-      d.append(el("div", { class: "info" }, bits.join(", ")));
+      const bits = [`${pl.cards} card${pl.cards === 1 ? "" : "s"}`];
+      if (deal.dealer === s.seat) bits.push("dealer");
+      if (pl.bid) bits.push(pl.bid === "pass" ? "passed" : `bid ${pl.bid.replace("_", " ")}`);
+      if (pl.tricks !== undefined) bits.push(`${pl.tricks} trick${pl.tricks === 1 ? "" : "s"}`);
+      d.append(el("div", { class: "info" }, bits.join(" · ")));
+      if (pl.poignee) d.append(el("div", { class: "shown" }, `${pl.poignee} poignée: ${pl.shown.map((c) => c.name).join(" ")}`));
+      if (pl.declared) d.append(el("div", { class: "shown" }, `declared ${pl.declared}: ${pl.shown.map((c) => c.name).join(" ")}`));
     }
     d.append(el("div", { class: "total" }, `total ${t.totals[s.seat]}`));
     if (s.kind === "empty" && youSeat === null && (t.state === "waiting" || t.state === "over")) {
@@ -212,42 +282,67 @@ function renderTable(t) {
     seats.append(d);
   });
 
-  // the deal
+  // whose turn, the contract
   $("turn").textContent = t.turn === null ? (t.state === "between" ? "between deals" : t.state) : (t.turn === youSeat ? "your turn" : `${seatName(t, t.turn)} to play`);
   deadline = t.time_left === null ? null : Date.now() + t.time_left * 1000;
   nextDeal = t.next_deal_in === null ? null : Date.now() + t.next_deal_in * 1000;
   tick();
-  $("contract").textContent = deal && deal.contract ? `contract: ${seatName(t, deal.contract.taker)} — ${deal.contract.name}` + (deal.contract.called ? `, called ${deal.contract.called}` : "") + (deal.contract.partner !== undefined ? ` (partner ${seatName(t, deal.contract.partner)})` : "") : (deal ? `phase: ${deal.phase}` : "");
-  if (deal && deal.sides) $("contract").textContent += ` — sides: ${deal.sides.map((side) => side.map((p) => seatName(t, p)).join(" & ")).join(" against ")}`;
-  const trick = $("trick");
-  trick.replaceChildren(...(deal ? deal.trick.map((x) => el("span", { class: "played" }, cardEl(x.card, { disabled: true }), el("small", {}, seatName(t, x.seat)))) : []));
-  const last = $("last-trick");
-  last.replaceChildren(...(deal && deal.last_trick ? [...deal.last_trick.cards.map((x) => el("span", { class: "played" }, cardEl(x.card, { disabled: true }), el("small", {}, seatName(t, x.seat)))), el("span", {}, ` won by ${seatName(t, deal.last_trick.winner)}`)] : []));
+  let contract = "";
+  if (deal && deal.contract) {
+    const c = deal.contract;
+    contract = `${seatName(t, c.taker)} ${deal.game === "french" ? "took" : "plays alone:"} ${c.name.replace("_", " ")}` + (c.called ? `, called ${c.called}` : "") + (c.partner !== undefined ? ` (partner ${seatName(t, c.partner)})` : "");
+  }
+  if (deal && deal.sides) contract += (contract ? " — " : "") + deal.sides.map((side) => side.map((p) => seatName(t, p)).join(" & ")).join(" against ");
+  $("contract").textContent = contract;
+
+  // the trick in the middle, each card in front of who played it; a finished trick goes to its winner
+  $("trick").replaceChildren(...(deal ? deal.trick.map((x) => el("span", { class: `played at-${place(t, x.seat)}` }, cardEl(x.card, { disabled: true }))) : []));
+  const last = deal ? deal.last_trick : null;
+  if (last && collected !== `${t.id}/${t.game_no}/${t.deal_no}/${last.no}`) {
+    collected = `${t.id}/${t.game_no}/${t.deal_no}/${last.no}`;
+    collect(t, last);
+  }
+  $("last-trick").replaceChildren(...(last ? [...last.cards.map((x) => el("span", { class: "played" }, cardEl(x.card, { disabled: true }), el("small", {}, seatName(t, x.seat)))), el("span", { class: "winner" }, `won by ${seatName(t, last.winner)}`)] : []));
   $("chien-box").hidden = !(deal && deal.chien);
   $("chien").replaceChildren(...(deal && deal.chien ? deal.chien.map((c) => cardEl(c, { disabled: true })) : []));
+  renderLegend(t);
 
-  // the hand and the moves
+  // the prompt, the hand and the moves
+  const moves = deal ? deal.moves : [];
+  const asideNeed = deal && deal.aside ? deal.aside : 0;
+  if (!asideNeed) { aside = []; sending = []; }
+  $("prompt").textContent = deal && deal.prompt ? deal.prompt : "";
   const hand = $("hand");
   hand.replaceChildren();
   const cardMoves = new Set();
-  const moves = deal ? deal.moves : [];
   if (deal && deal.hand) {
     for (const c of deal.hand) {
       const playable = c.action !== undefined && c.action !== null;
+      const chosen = aside.includes(c.name) || sending.includes(c.name);
       const cls = playable ? (c.legal ? "legal" : "illegal") : "";
-      const b = cardEl(c, { class: `card s${c.suit} ${cls}` });
+      const b = cardEl(c, { class: `card s${c.suit} ${cls}${chosen ? " chosen" : ""}` });
       if (playable) {
         if (c.legal) cardMoves.add(c.name);
         b.dataset.action = String(c.action);
-        b.title = c.legal ? "play this card" : "not legal now (click to see why)";
-        b.addEventListener("click", () => { $("refusal").textContent = ""; send({ type: "move", action: c.action }); });
+        if (asideNeed) {
+          b.title = c.legal ? (chosen ? "chosen: click to take it back" : "choose this card") : "may not be put aside";
+          b.setAttribute("aria-pressed", chosen ? "true" : "false");
+          b.addEventListener("click", () => chooseAside(c, asideNeed));
+        } else {
+          b.title = c.legal ? "play this card" : "not legal now (click to see why)";
+          b.addEventListener("click", () => { $("refusal").textContent = ""; send({ type: "move", action: c.action }); });
+        }
       } else {
         b.disabled = true;
       }
       hand.append(b);
     }
   }
-  $("moves").replaceChildren(...moves.filter((m) => !(m.card && cardMoves.has(m.card))).map((m) => el("button", { type: "button", class: "move", "data-action": String(m.action), onclick: () => { $("refusal").textContent = ""; send({ type: "move", action: m.action }); } }, m.text)));
+  $("moves").replaceChildren(...moves.filter((m) => !(m.card && cardMoves.has(m.card))).map((m) => {
+    const b = el("button", { type: "button", class: "move", "data-action": String(m.action), title: m.help || "", onclick: () => { $("refusal").textContent = ""; send({ type: "move", action: m.action }); } }, m.label || m.text);
+    return m.help ? el("span", { class: "move-box" }, b, el("small", { class: "move-help" }, m.help)) : b;
+  }));
+  renderAside(asideNeed);
   const priv = [];
   if (deal && deal.ecart) priv.push(`your écart: ${deal.ecart.map((c) => c.name).join(" ")}`);
   else if (deal && deal.ecart_trumps) priv.push(`trumps in the taker's écart (shown): ${deal.ecart_trumps.map((c) => c.name).join(" ")}`);
@@ -255,11 +350,13 @@ function renderTable(t) {
   if (deal && deal.extra) priv.push(`+${deal.extra} cards to pick up after the claims`);
   $("private").textContent = priv.join(" — ");
   if (!moves.length) $("refusal").textContent = "";
+  if (sending.length && asideNeed && t.turn === youSeat) sendAside(deal);
+  keepFocus(focusKey, t.turn === youSeat && moves.length > 0);
 
   // results, cancellation, log
   const res = $("result");
   res.replaceChildren();
-  if (t.last_result) res.append(el("p", { class: "deal-result" }, `${t.last_result.summary}${t.last_result.redeal ? " — dealt again" : ""}; scores: ${t.last_result.scores.map((v, p) => `${seatName(t, p)} ${v}`).join(", ")}`));
+  if (t.last_result) res.append(dealResult(t));
   if (t.game_result) {
     const g = t.game_result;
     const text = g.cancelled ? "Game annulled by agreement: no points, no XP, stakes returned." : `Game over: won by ${g.winners.map((p) => seatName(t, p)).join(", ")}. ${g.official ? "Official game" : `Not counted (${g.reason})`}; XP: ${g.xp.map((x, p) => `${seatName(t, p)} ${x}`).join(", ")}` + (t.stakes.some((s) => s) ? `; chips: ${g.chips_net.map((x, p) => `${seatName(t, p)} ${x >= 0 ? "+" : ""}${x}`).join(", ")}, bank ${g.bank}` : "");
@@ -267,8 +364,115 @@ function renderTable(t) {
   }
   renderCancel(t);
   $("scores").textContent = `totals: ${t.seats.map((s) => `${seatName(t, s.seat)} ${t.totals[s.seat]}`).join(", ")}`;
-  $("events").replaceChildren(...t.events.map((e) => el("li", {}, e)));
+  $("events").replaceChildren(...t.events.map((e) => el("li", {}, words(t, e))));
   $("records").replaceChildren(...(t.records.length ? [el("span", {}, "Deal records (replay with tarot replay FILE): "), ...t.records.map((r) => el("a", { href: `/api/records/${r}`, download: `record${r}.json` }, `#${r} `))] : []));
+}
+
+/** The finished trick's cards drawn in the middle, then moved off toward its winner's seat. */
+function collect(t, last) {
+  const layer = $("collect");
+  const cards = last.cards.map((x) => el("span", { class: `played at-${place(t, x.seat)}` }, cardEl(x.card, { disabled: true, tabindex: "-1" })));
+  const group = el("div", { class: "going", "data-winner": String(last.winner) }, ...cards);
+  layer.replaceChildren(group);
+  $("trick-note").textContent = `trick ${last.no} to ${seatName(t, last.winner)}`;
+  requestAnimationFrame(() => requestAnimationFrame(() => group.classList.add(`to-${place(t, last.winner)}`)));
+  setTimeout(() => { if (group.parentNode) group.remove(); }, 1400);
+}
+
+// ------------------------------------------------------------------------------ the écart, a discard
+// The person chooses the cards, sees how many are left, may take the last one back (Undo), and only
+// Confirm sends them: one move per card, each once the table has answered the one before.
+function chooseAside(c, need) {
+  if (sending.length) return;
+  $("refusal").textContent = "";
+  if (aside.includes(c.name)) aside = aside.filter((n) => n !== c.name);
+  else if (!c.legal) { send({ type: "move", action: c.action }); return; } // the rules say why not
+  else if (aside.length < need) aside.push(c.name);
+  renderTable(current.table);
+}
+
+function renderAside(need) {
+  $("aside-bar").hidden = !need;
+  if (!need) return;
+  const left = need - aside.length;
+  $("aside-count").textContent = sending.length ? `putting ${sending.length} aside…` : `${aside.length} of ${need} chosen` + (left ? ` — choose ${left} more` : " — confirm, or undo");
+  $("aside-undo").disabled = !aside.length || sending.length > 0;
+  $("aside-confirm").disabled = left !== 0 || sending.length > 0;
+}
+
+function sendAside(deal) {
+  const name = sending[0];
+  const c = deal.hand.find((h) => h.name === name);
+  if (!c) { sending = sending.slice(1); return; }
+  sending = sending.slice(1);
+  send({ type: "move", action: c.action });
+}
+
+function keepFocus(key, myTurn) {
+  const active = document.activeElement;
+  const typing = active && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);
+  let target = null;
+  if (key) target = document.querySelector(`#hand .card[data-card="${CSS.escape(key)}"], #aside-bar #${CSS.escape(key)}, #moves button[data-action="${CSS.escape(key)}"]`);
+  // the écart chosen with the keyboard: once enough cards are chosen, Confirm takes the focus
+  if (target && target.matches("#hand .card") && !$("aside-bar").hidden && !$("aside-confirm").disabled) target = $("aside-confirm");
+  if (target && target.disabled) target = null;
+  if (!target && myTurn && !typing && (!active || active === document.body || key)) {
+    const confirm = $("aside-confirm");
+    target = !$("aside-bar").hidden && !confirm.disabled ? confirm : document.querySelector("#hand .card.legal, #moves button.move");
+  }
+  if (target && target !== active) target.focus();
+}
+
+/** How the last deal ended, term by term as the rules page computes it (the server's breakdown, with names). */
+function dealResult(t) {
+  const r = t.last_result;
+  const box = el("div", { class: "deal-result" });
+  const score = t.deal && t.deal.score;
+  const n = (p) => seatName(t, p);
+  if (!score || score.result === "thrown_in" || (score.game === "french" && score.result !== "played")) {
+    box.append(el("p", {}, words(t, r.summary) + (r.redeal ? " — dealt again" : "")));
+    return box;
+  }
+  if (score.game === "french") {
+    const bouts = `${score.bouts} bout${score.bouts === 1 ? "" : "s"}`;
+    box.append(el("p", { class: "headline" }, `${n(score.taker)} took a ${score.contract}` + (score.partner !== null ? ` with ${n(score.partner)}` : "") + `: ${score.attack_points} points with ${bouts}, ${score.threshold} needed — contract ${score.made ? "made" : "lost"}.`));
+    const rows = score.terms.map((term) => el("tr", {}, el("td", {}, (term.seat !== undefined ? `${n(term.seat)}: ` : "") + term.what), el("td", {}, term.how), el("td", { class: "num" }, term.points === null ? "" : signed(term.points))));
+    rows.push(el("tr", { class: "sum" }, el("td", {}, `score of the attack (×${score.multiplier} for a ${score.contract})`), el("td", {}, ""), el("td", { class: "num" }, signed(score.unit))));
+    box.append(el("table", { class: "breakdown" }, el("tbody", {}, ...rows)));
+  } else {
+    const sides = score.sides || [];
+    const head = el("tr", {}, el("th", {}, ""), ...sides.map((side) => el("th", {}, side.map(n).join(" & "))));
+    const rows = (score.rows || []).map((row) => el("tr", {}, el("td", {}, row.what), ...row.points.map((v) => el("td", { class: "num" }, String(v)))));
+    if (score.total) rows.push(el("tr", { class: "sum" }, el("td", {}, "total"), ...score.total.map((v) => el("td", { class: "num" }, String(v)))));
+    box.append(el("p", { class: "headline" }, `hand ${t.deal_no}: ` + handVerdict(t, score)));
+    if (sides.length) box.append(el("table", { class: "breakdown" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  }
+  box.append(el("p", { class: "scores" }, "scores: " + score.scores.map((v, p) => `${n(p)} ${signed(v)}`).join(", ") + (r.redeal ? " — dealt again" : "")));
+  return box;
+}
+
+function handVerdict(t, s) {
+  const n = (p) => seatName(t, p);
+  if (s.claimer !== undefined) return `${n(s.claimer)} claimed ${s.claim_value}: ${s.result === "claimed" ? "right" : "wrong, below the target"}`;
+  if (s.soloist !== undefined) return `${n(s.soloist)} played alone (${s.contract}) and ${s.soloist_won ? "won" : "lost"}` + (s.poste !== undefined ? `; the winner's ${s.winner_points} points are ${s.poste} poste` : "");
+  if (s.losers) return s.losers.length ? `lost by ${s.losers.map(n).join(" and ")}` : "nobody lost";
+  return "the hand is played out";
+}
+
+function signed(v) { return `${v > 0 ? "+" : ""}${v}`; }
+
+/** The Bolognese cards explained: the suits, the courts and the trumps in order, with their faces. */
+function renderLegend(t) {
+  const box = $("legend");
+  box.hidden = french();
+  if (french() || $("legend-body").childElementCount) return;
+  const item = (name, text) => el("div", { class: "legend-item" }, cardEl({ name, suit: 0 }, { disabled: true, tabindex: "-1" }), el("span", {}, text));
+  $("legend-body").append(
+    el("p", {}, "Suits: spade S (swords), bastoni B (batons), coppe C (cups), denari D (coins). Courts: K re, Q regina, N cavallo, J fante; then A and 10 … 6 (in coppe and denari the small cards run backwards: A 6 7 8 9 10, the ace highest)."),
+    el("div", { class: "legend-row" }, item("KS", "K re"), item("QB", "Q regina"), item("NC", "N cavallo"), item("JD", "J fante"), item("AD", "A asso")),
+    el("p", {}, "Trumps, highest first: ANG Angelo, MON Mondo, SOL Sole, LUN Luna, T16 … T5, the four Mori M1 … M4 (equal: the last one played wins), BEG Bégato. MAT the Matto excuses its holder and never wins."),
+    el("div", { class: "legend-row" }, item("ANG", "Angelo"), item("MON", "Mondo"), item("SOL", "Sole"), item("LUN", "Luna"), item("T16", "T16 Stella"), item("T5", "T5 Amore"), item("M1", "M1 Moro"), item("BEG", "Bégato"), item("MAT", "Matto")),
+  );
 }
 
 function renderSettings(t) {
@@ -334,6 +538,38 @@ function renderCancel(t) {
   }
 }
 
+// ------------------------------------------------------------------------------------- play now
+// The first page's one button: a guest (the name typed, or "Guest" and a number) enters, creates a French
+// Tarot table for four, seats three rule-based robots and starts the deal, one request per table message.
+let quickGame = null; // null, "hello" (waiting for the welcome), "create" (seating robots, then starting)
+
+function playNow() {
+  quickGame = "hello";
+  if (me) { quickGame = "create"; send({ type: "create", env: "french_tarot_v0", players: 4 }); return; }
+  const typed = $("name").value.trim();
+  const name = typed || `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  localStorage.setItem("tarot-name", name);
+  send({ type: "hello", name, ...(localStorage.getItem("tarot-token") ? { token: localStorage.getItem("tarot-token") } : {}) });
+}
+
+function quickStep(t) {
+  if (!t.owner_is_you) { quickGame = null; return; }
+  if (t.state !== "waiting") { quickGame = null; return; }
+  const empty = t.seats.find((s) => s.kind === "empty");
+  if (empty) send({ type: "robot", seat: empty.seat, robot: "rules" });
+  else { quickGame = null; send({ type: "start" }); }
+}
+
+async function loadLeaders() {
+  try {
+    const rows = await (await fetch("/api/leaderboard")).json();
+    $("home-leaders").querySelector("tbody").replaceChildren(...rows.slice(0, 10).map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.name), el("td", {}, r.xp), el("td", {}, r.games), el("td", {}, r.wins))));
+    if (!rows.length) $("home-leaders").querySelector("tbody").append(el("tr", {}, el("td", { colSpan: 5 }, "nobody yet: be the first")));
+  } catch (err) {
+    // the leaderboard is a bonus on the first page: the room works without it
+  }
+}
+
 function renderLeaders(rows) {
   $("leaders").querySelector("tbody").replaceChildren(...rows.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", { class: "leader-name" }, r.name), el("td", { class: "leader-xp" }, r.xp), el("td", {}, r.games), el("td", {}, r.wins), el("td", {}, r.chips))));
 }
@@ -359,11 +595,32 @@ function start() {
     ev.preventDefault();
     send({ type: "create", env: $("create-env").value, players: Number($("create-players").value) });
   });
+  $("nav-home").addEventListener("click", () => show("home"));
+  $("play-now").addEventListener("click", playNow);
+  $("aside-undo").addEventListener("click", () => { aside = aside.slice(0, -1); renderTable(current.table); });
+  $("aside-confirm").addEventListener("click", () => {
+    const deal = current.table.deal;
+    const trump = (n) => (deal.hand.find((h) => h.name === n) || { suit: 0 }).suit >= 4;
+    sending = [...aside.filter((n) => !trump(n)), ...aside.filter(trump)]; // a trump goes aside only when forced: last
+    aside = [];
+    sendAside(deal);
+    renderTable(current.table);
+  });
+  // the arrow keys move between the cards of the hand (Tab does too); Enter or Space plays or chooses one
+  $("hand").addEventListener("keydown", (ev) => {
+    if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+    const cards = [...$("hand").querySelectorAll(".card:not(:disabled)")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    ev.preventDefault();
+    cards[(i + (ev.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length].focus();
+  });
   $("nav-lobby").addEventListener("click", () => { show("lobby"); send({ type: "lobby" }); });
   $("nav-leaderboard").addEventListener("click", () => { show("leaderboard"); send({ type: "leaderboard" }); });
   $("nav-help").addEventListener("click", () => $("help").showModal());
   $("settings-button").addEventListener("click", () => { $("settings-panel").hidden = !$("settings-panel").hidden; });
   $("leave").addEventListener("click", () => { send({ type: "leave" }); current = null; show("lobby"); });
+  loadLeaders();
   setInterval(tick, 200);
   connect();
 }
