@@ -825,6 +825,47 @@ def plot(results: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def humans_vs_agents(path: str | Path, env_id: str, num_players: int | None = None, baselines_dir: str | Path | None = None) -> dict:
+    """People against the agents on the same deals and seats, from the duplicate challenge's data set
+    (``tarot challenge export``, :func:`tarot_env.challenge.read_dataset`) and the table's baselines
+    (``results/challenge/<table>.json``): per agent, the mean of person's score − agent's score over the
+    people's results, its 95% interval clustered by deal (:func:`cluster_mean_ci`: the results of one
+    deal share its cards), and the number of results."""
+    from tarot_env import challenge
+
+    label = table_label(env_id, num_players)
+    baselines = challenge.load_baselines(label, baselines_dir)
+    if baselines is None:
+        raise ValueError(f"{label} has no challenge baselines ({challenge.baselines_path(label, baselines_dir)}): no deal of it is offered")
+    rows = [r for r in challenge.read_dataset(path) if r["table"] == label and r["deal"] in baselines["deals"]]
+    groups: dict[str, dict[int, list[float]]] = {name: {} for name in baselines["scores"]}
+    for r in rows:
+        for name, score in challenge.baseline_scores(baselines, r["deal"], r["seat"]).items():
+            groups[name].setdefault(r["deal"], []).append(r["score"] - score)
+    return {
+        "table": label,
+        "results": len(rows),
+        "people": len({r["player"] for r in rows}),
+        "deals": len({r["deal"] for r in rows}),
+        "agents": {name: cluster_mean_ci(list(g.values())) for name, g in groups.items()},
+    }
+
+
+def humans_markdown(res: dict) -> str:
+    """:func:`humans_vs_agents` as a table."""
+    lines = [
+        f"# People against the agents: {res['table']}",
+        "",
+        f"{res['results']} results of {res['people']} people on {res['deals']} deals (the duplicate challenge); "
+        "interval: 95%, clustered by deal.",
+        "",
+        "| difference | mean per result [95% CI] | results | deals |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| people - {n} | {_fmt(c)} | {c['n']} | {c['deals']} |" for n, c in res["agents"].items()]
+    return "\n".join(lines) + "\n"
+
+
 def write_outputs(results: dict, out: Path) -> dict[str, Path]:
     stem = out / f"arena_{results['table']}"
     paths = {"json": stem.with_suffix(".json"), "md": stem.with_suffix(".md"), "png": stem.with_suffix(".png")}
@@ -859,11 +900,19 @@ def main(argv: list[str] | None = None) -> dict:
         "--ratings", metavar="FILE", default=None,
         help="a ratings file to extend (made if missing); by default a run's ratings start fresh (stored in <out>/ratings.json)",
     )  # fmt: skip
+    p.add_argument("--humans", metavar="FILE", default=None, help="a challenge data set (tarot challenge export): people vs the agents")
     args = p.parse_args(argv)
     if args.env not in tarot_env.ENV_IDS:
         p.error(f"argument --env: unknown env id {args.env!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
     if args.players is not None and (why := checks.players_error(args.env, args.players)):
         p.error(why)
+    if args.humans is not None:  # no deal is played: the people's results against the stored baselines
+        try:
+            res = humans_vs_agents(args.humans, args.env, args.players)
+        except (OSError, ValueError) as err:
+            p.exit(1, f"{p.prog}: error: --humans: {err}\n")
+        print(humans_markdown(res))
+        return res
     specs = split_agents(args.agents)
     if not specs:
         p.error(
