@@ -1,133 +1,71 @@
-"""The compiled rule-based Tarocchino bot decides exactly as the bot it was compiled from.
+"""The compiled rule-based Tarocchino bot makes the decisions recorded in ``tests/data/bot_golden.json``.
 
 ``agents/tarocchino_rules.py`` decides a whole batch in one compiled call (numba; plain Python
 with ``TAROT_ENV_JIT=0``). Before that rewrite the bot was a Python loop over rows calling
-NumPy; that bot is kept verbatim as ``tests/oracles/tarocchino_rules_bot.py``. Here both
-decide every state of thousands of full hands of every game (Mattazza with 3 to 6 players),
-single deals and matches, with the bot and a random player mixed at the tables so that many
-kinds of states occur (claims below the target, Matto exchanges, odd discards, tricks full of
-points): at every step, every row, the two must give the same action.
+NumPy, and a verbatim copy of it was the oracle here. That copy is gone: its decisions over a
+fixed set of seeded hands were recorded instead (``tests/data/make_bot_golden.py --check``,
+every decision equal to the copy's when the file was written; ``tests/golden_bots.py`` plays
+the tables). Here the bot decides every state of thousands of full hands of every game
+(Mattazza with 3 to 6 players), single deals and matches, with the bot and a random player mixed
+at the tables so that many kinds of states occur (claims below the target, Matto exchanges, odd
+discards, tricks full of points): at every step, every row, its action must be the recorded one.
 
 Also: a batch equals one row at a time, the errors still raise, the Terziglio hand strength is
-the same float, a tuned instance (its class numbers changed) plays as the tuned old bot, and
-the compiled kernel gives what its Python functions give.
+the recorded float, a tuned instance (its class numbers changed) plays as recorded for the tuned
+bot, and the compiled kernel gives what its Python functions give.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import golden_bots as G
 import numpy as np
 import pytest
 from helpers_setup import plain_python
-from oracles.tarocchino_rules_bot import TarocchinoRuleAgent as OracleBot
 from tarot_env.agents import tarocchino_rules
 from tarot_env.agents.random_agent import RandomAgent
 from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
 
 import tarot_env.vector
 from tarot_env._jit import JIT_AVAILABLE
-from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese import combinations
-from tarot_env.rules.bolognese.state import (
-    A_CLAIM,
-    A_DECLARE,
-    A_NO_CLAIM,
-    A_NO_DECLARE,
-    A_OPPOSE,
-    A_PASS,
-    AB_DISCARD,
-    AB_GIVE,
-    NUM_ACTIONS,
+from tarot_env.rules.bolognese.games import GAMES
+from tarot_env.rules.bolognese.state import NUM_ACTIONS
+
+GOLDEN = json.loads((Path(__file__).parent / "data" / "bot_golden.json").read_text())
+#: the plain-Python path (TAROT_ENV_JIT=0), where the kernels run as Python, replays the first steps of each record
+SAMPLE = None if JIT_AVAILABLE else 40
+
+
+@pytest.mark.parametrize(
+    ("env_id", "config", "hands"), G.TAROCCHINO_TABLES, ids=[f"{e}-{'-'.join(map(str, c.values()))}" for e, c, _ in G.TAROCCHINO_TABLES]
 )
-
-#: the tables: env id, options, hands to play (with numba; a tenth without, where the kernels run as Python)
-TABLES = [
-    ("ottocento_v0", {}, 300),
-    ("ottocento_v0", {"wrong_claim": "loses", "matto_exchange": "choose"}, 200),
-    ("ottocento_v0", {"episode": "match", "target": 1000}, 200),
-    ("quattro_scartate_v0", {"matto_exchange": "choose", "episode": "match"}, 250),
-    ("terziglio_v0", {}, 250),
-    ("terziglio_v0", {"matto_exchange": "choose", "episode": "match"}, 200),
-    ("millone_v0", {"wrong_claim": "loses"}, 250),
-    ("centocinquanta_v0", {"matto_exchange": "choose", "episode": "match"}, 250),
-    ("quindici_v0", {"wrong_claim": "loses", "episode": "match"}, 250),
-    ("mattazza_v0", {"num_players": 3, "matto_exchange": "choose"}, 250),
-    ("mattazza_v0", {"num_players": 4, "episode": "match"}, 250),
-    ("mattazza_v0", {"num_players": 5}, 200),
-    ("mattazza_v0", {"num_players": 6, "matto_exchange": "choose", "episode": "match"}, 200),
-]
-SCALE = 1 if JIT_AVAILABLE else 10
-BATCH = 32
-
-
-def _bot_seats(rows: np.ndarray, seats: np.ndarray, n: int) -> np.ndarray:
-    """Which rows the bot plays at this step: every seat at a quarter of the tables, the even
-    seats, the odd seats, or one seat at the others (random players in the other seats)."""
-    kind = rows % 4
-    return (kind == 0) | ((kind == 1) & (seats % 2 == 0)) | ((kind == 2) & (seats % 2 == 1)) | ((kind == 3) & (seats == rows % n))
-
-
-def _kind(mask: np.ndarray) -> str:
-    """The kind of decision a mask asks for."""
-    if mask[A_PASS : A_OPPOSE + 1].any():
-        return "auction"
-    if mask[A_CLAIM] or mask[A_NO_CLAIM]:
-        return "claim"
-    if mask[A_DECLARE] or mask[A_NO_DECLARE]:
-        return "declare"
-    if mask[AB_DISCARD : AB_DISCARD + NUM_CARDS].any():
-        return "discard"
-    if mask[AB_GIVE : AB_GIVE + NUM_CARDS].any():
-        return "give"
-    return "play"
-
-
-def _first_difference(venv, step: int, obs: np.ndarray, masks: np.ndarray, new: np.ndarray, old: np.ndarray) -> str:
-    i = int(np.flatnonzero(new != old)[0])
-    return (
-        f"step {step}, row {i}: compiled {venv.action_to_string(int(new[i]))!r}, oracle {venv.action_to_string(int(old[i]))!r}; "
-        f"legal {[venv.action_to_string(int(a)) for a in np.flatnonzero(masks[i])]}; "
-        f"observation (nonzero positions) {np.flatnonzero(obs[i]).tolist()}"
-    )
-
-
-@pytest.mark.parametrize(("env_id", "config", "hands"), TABLES, ids=[f"{e}-{'-'.join(map(str, c.values()))}" for e, c, _ in TABLES])
-def test_every_decision_of_full_hands_equals_the_oracle(env_id, config, hands):
+def test_every_decision_of_full_hands_is_the_recorded_one(env_id, config, hands):
     """Full hands at a table of the bot and random players: at every step the compiled bot's
-    action equals the oracle's for every row (the rows of the random players' turns included)."""
-    hands = max(20, hands // SCALE)
-    target = config.get("target")
-    bot, oracle = TarocchinoRuleAgent(env_id, target=target), OracleBot(env_id, target=target)
-    rnd = RandomAgent(seed=len(config) + hands)
-    venv = tarot_env.vector.make(env_id, BATCH, **config)
-    out = venv.reset(seed=hands)
-    rows = np.arange(BATCH)
-    played = decisions = step = 0
-    kinds: set[str] = set()
-    while played < hands:
-        new = bot.act(out.observations, out.action_masks)
-        old = oracle.act(out.observations, out.action_masks)
-        assert np.array_equal(new, old), f"{env_id} {config}: " + _first_difference(
-            venv, step, out.observations, out.action_masks, new, old
-        )
-        decisions += len(new)
-        kinds.update(_kind(m) for m in out.action_masks[out.action_masks.sum(axis=1) > 1])
-        actions = np.where(_bot_seats(rows, out.players, venv.num_players), new, rnd.act(out.observations, out.action_masks))
-        out = venv.step(actions)
-        played += len(out.infos["hands"])
-        step += 1
-    assert decisions > 10 * hands
+    action for every row (the rows of the random players' turns included) is the recorded one."""
+    bot = TarocchinoRuleAgent(env_id, target=config.get("target"))
+    tape = G.play_tarocchino(bot.act, env_id, config, hands, max_steps=SAMPLE)
+    got, want = tape.golden(), GOLDEN["tables"][G.tarocchino_key(env_id, config)]
+    if SAMPLE is not None:
+        assert G.same_start(got, want), f"{env_id} {config}: " + G.first_difference(got, want)
+        return
+    assert got == want, f"{env_id} {config}: " + G.first_difference(got, want)
+    assert tape.decisions > 10 * hands
     spec = bot.spec
     expected = {"play"}
     expected |= {"discard"} if spec.discards or spec.first_discards else set()
     expected |= {"auction"} if spec.auction else set()
     expected |= {"declare"} if spec.declarations else set()
-    assert kinds >= expected, f"{env_id} {config}: the decisions met were {sorted(kinds)}"
+    assert tape.kinds >= expected, f"{env_id} {config}: the decisions met were {sorted(tape.kinds)}"
 
 
 def test_the_tables_play_enough_hands():
-    assert sum(h for _, _, h in TABLES) >= 3000
-    assert {e for e, _, _ in TABLES} == set(tarot_env.vector.VECTOR_ENV_IDS) - {"french_tarot_v0"}
-    assert {c.get("num_players") for e, c, _ in TABLES if e == "mattazza_v0"} == {3, 4, 5, 6}
+    assert sum(h for _, _, h in G.TAROCCHINO_TABLES) >= 3000
+    assert {e for e, _, _ in G.TAROCCHINO_TABLES} == set(tarot_env.vector.VECTOR_ENV_IDS) - {"french_tarot_v0"}
+    assert {c.get("num_players") for e, c, _ in G.TAROCCHINO_TABLES if e == "mattazza_v0"} == {3, 4, 5, 6}
+    assert {G.tarocchino_key(e, c) for e, c, _ in G.TAROCCHINO_TABLES} <= set(GOLDEN["tables"])
 
 
 def _states(env_id: str, steps: int, seed: int, **config) -> tuple[np.ndarray, np.ndarray]:
@@ -161,7 +99,7 @@ def test_a_batch_equals_one_row_at_a_time(env_id, config):
 def test_refused_input():
     bot = TarocchinoRuleAgent("ottocento_v0")
     assert (bot.name, bot.game, bot.spec.name, bot.target) == ("tarocchino_rules", "ottocento", "ottocento", 800)
-    assert TarocchinoRuleAgent("mattazza").target == OracleBot("mattazza").target
+    assert TarocchinoRuleAgent("mattazza").target == GAMES["mattazza"].target == 3  # the game's row, as the old bot read it
     with pytest.raises(ValueError, match="unknown Tarocchino game"):
         TarocchinoRuleAgent("briscola")
     with pytest.raises(ValueError, match="no Tarocchino observation"):
@@ -174,32 +112,18 @@ def test_refused_input():
         bot.act(np.zeros((3, 1334), dtype=np.int8), np.ones((2, NUM_ACTIONS), dtype=bool))
 
 
-def test_hand_strength_is_the_same_float():
-    rng = np.random.default_rng(5)
-    for _ in range(300):
-        hand = rng.random(62) < rng.uniform(0.1, 0.6)
-        assert TarocchinoRuleAgent.hand_strength(hand) == OracleBot.hand_strength(hand)
+def test_hand_strength_is_the_recorded_float():
+    strengths = [TarocchinoRuleAgent.hand_strength(h) for h in G.strength_hands()]
+    assert strengths == GOLDEN["hand_strength"]
 
 
-def test_a_tuned_bot_plays_as_the_tuned_oracle():
+def test_a_tuned_bot_plays_as_recorded_for_the_tuned_bot():
     """The strategy's numbers are read from the instance at each call (a tuning script may set them)."""
-    knobs = {
-        "DI_MIO": 22.0,
-        "POSSO": 12.0,
-        "OPPOSE": 15.0,
-        "REST": 1.5,
-        "POWER": 0.3,
-        "NEED_BASE": 1.0,
-        "NEED_GROWTH": 10.0,
-        "KEEP_WINNERS": 0.5,
-    }
-    for env_id, config in (("terziglio_v0", {}), ("mattazza_v0", {"num_players": 4})):
-        obs, masks = _states(env_id, 40, seed=9, **config)
-        bot, oracle = TarocchinoRuleAgent(env_id), OracleBot(env_id)
-        for name, value in knobs.items():
-            setattr(bot, name, value)
-            setattr(oracle, name, value)
-        assert bot.act(obs, masks).tolist() == oracle.act(obs, masks).tolist()
+    tuned = G.tuned_golden(lambda env_id: TarocchinoRuleAgent(env_id))
+    assert tuned == GOLDEN["tuned"]
+    plain = {k: ",".join(map(str, TarocchinoRuleAgent(e).act(*G.tarocchino_states(e, 40, seed=9, **c)).tolist())) for (e, c), k in
+             zip(G.TUNED_TABLES, tuned)}  # fmt: skip
+    assert plain != tuned  # the numbers were read: the untuned bot plays otherwise
 
 
 @pytest.mark.skipif(not JIT_AVAILABLE, reason="the compiled path is off: only the Python functions exist")
