@@ -50,8 +50,8 @@ entries: the sides, penalty scoring, the tricks, the target). It values piles wi
 cricche and sequences that ``combination_points`` runs too. Sorted strength lists and their
 ``bisect`` (the bot's first, NumPy form) became counts of the cards above or below a card
 (the same numbers); the float expressions are kept in the same order, so the decisions are
-the same bit for bit (tests/test_tarocchino_rules_compiled.py compares every decision with
-that first form, kept as ``tests/oracles/tarocchino_rules_bot.py``).
+the same bit for bit (tests/test_tarocchino_rules_compiled.py replays the decisions of that
+first form, recorded over a fixed deal set in ``tests/data/bot_golden.json``).
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ Run from the repository root, on the bots whose decisions are the reference:
     .venv/bin/python tests/data/make_bot_golden.py
 
 The first file was written with ``--check``: every decision of the compiled bots was then also
-asked of the verbatim copies of the Python bots they were compiled from (``tests/oracles/
-french_rules_bot.py``, ``tarocchino_rules_bot.py``, deleted in the next commit) and had to be
+asked of the verbatim copies of the Python bots they were compiled from (the oracles
+``french_rules_bot.py`` and ``tarocchino_rules_bot.py``, then in tests/oracles, deleted in the
+commit after the one that added this script: ``--check`` runs at that commit only) and had to be
 equal. Rewrite the file only for a change of a bot's strategy that is meant, and say so in the commit.
 """
 
@@ -49,8 +50,11 @@ def main() -> None:
     french = FrenchRuleAgent()
     french_act = french.act
     if args.check:
-        from oracles.french_rules_bot import decide
-        from oracles.tarocchino_rules_bot import TarocchinoRuleAgent as OracleBot
+        try:
+            from oracles.french_rules_bot import decide
+            from oracles.tarocchino_rules_bot import TarocchinoRuleAgent as OracleBot
+        except ImportError:
+            raise SystemExit("--check: the oracle copies of the bots are gone; run it at the commit that added this script") from None
 
         def oracle_french(observations, masks):
             if np.ndim(masks) == 1:
