@@ -61,6 +61,7 @@ from typing import Any
 
 import numpy as np
 from tarot_env.agents import rule_agent
+from tarot_env.agents.factory import AgentCouldNotPlayError, make_agent, model_path, split_agents
 from tarot_env.agents.random_agent import RandomAgent
 
 import tarot_env
@@ -76,105 +77,9 @@ NOT_PLAYED = ("all_passed", "thrown_in", "petit_sec")
 MAX_STUCK_MOVES = 4
 
 
-class AgentCouldNotPlayError(ValueError):
-    """An agent could not play this table at all: a model of another game or player count, or every move fell back."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Agents
-# ---------------------------------------------------------------------------------------------
-def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = None) -> Any:
-    """An agent from its CLI name: ``random``, ``rules``, ``pretrained`` (the table's trained model,
-    :mod:`tarot_env.agents.trained`) or ``sb3:<path-to-zip>`` (``.zip`` may be left out).
-
-    A saved model plays greedily (its most probable legal action), as trained agents are evaluated:
-    sampling would add noise to every comparison. ``SB3PolicyAgent(model)`` samples, in the Python API.
-    A model whose observation or action sizes are not the table's (``num_players``: the env's
-    default when ``None``) is refused here, with :class:`AgentCouldNotPlayError`: every one of its
-    moves would fail and fall back to the bot, and the evaluation would report a tie. Raises
-    ``ValueError`` for an unknown name or a model file that is missing or unreadable.
-    """
-    if spec == "random":
-        return RandomAgent(seed)
-    if spec == "rules":
-        return rule_agent(env_id)
-    if spec == "pretrained":  # the table's trained model (results/models/<table>.zip)
-        from tarot_env.agents.trained import model_file, table_of
-
-        spec = f"sb3:{model_file(table_of(env_id, num_players))}"
-    if spec == "pimc" or spec.startswith("pimc:"):  # the search agent; the table binds it to its env
-        from tarot_env.agents.pimc import parse_spec
-
-        return parse_spec(spec, seed=seed)
-    if spec.startswith("sb3:"):
-        path = model_path(spec)
-        from tarot_env.agents.sb3_policy import SB3PolicyAgent
-        from tarot_env.agents.trained import maskable_ppo
-
-        MaskablePPO = maskable_ppo()
-
-        try:
-            model = MaskablePPO.load(str(path), device="cpu")
-        except Exception as err:  # a zip of something else, a truncated file ...: SB3 raises many kinds
-            raise ValueError(f"agent {spec!r}: {str(path)!r} is not a model saved by MaskablePPO ({type(err).__name__}: {err})") from err
-        check_model_fits(model, spec, env_id, num_players)
-        return SB3PolicyAgent(model, deterministic=True)
-    raise ValueError(f"unknown agent {spec!r}: use random, rules, pretrained, pimc[:samples=N,time=S] or sb3:<path-to-zip>")
-
-
-def split_agents(text: str) -> list[str]:
-    """The agents of a comma-separated ``--agents`` list. A ``key=value`` item continues the agent
-    before it (``pimc:samples=32,time=0.25,rules`` is two agents: the search agent's parameters are
-    comma-separated too)."""
-    specs: list[str] = []
-    for item in (s.strip() for s in text.split(",")):
-        if not item:
-            continue
-        if "=" in item and ":" not in item and specs and ":" in specs[-1]:
-            specs[-1] += "," + item
-        else:
-            specs.append(item)
-    return specs
-
-
-def model_path(spec: str) -> Path:
-    """The model file of ``sb3:<path>``: the path as given, or with ``.zip`` added (as SB3 saves it).
-
-    Resolved here rather than by SB3, which adds ``.zip`` to a missing path and then reports
-    ``model_final.zip.zip``, a file the user never named.
-    """
-    text = spec[len("sb3:") :]
-    if not text:
-        raise ValueError(f"agent {spec!r} names no model file: give sb3:<path-to-zip>, e.g. sb3:runs/train/model_final.zip")
-    path = Path(text)
-    if path.is_file():
-        return path
-    if path.is_dir():
-        raise ValueError(f"agent {spec!r}: {text!r} is a folder; give the model's file, e.g. sb3:{path / 'model_final.zip'}")
-    zipped = path.with_name(path.name + ".zip")
-    if path.suffix != ".zip" and zipped.is_file():
-        return zipped
-    tried = repr(text) if path.suffix == ".zip" else f"{text!r} (nor {str(zipped)!r})"
-    raise ValueError(f"agent {spec!r}: there is no model file {tried}; give a model saved by training, e.g. sb3:runs/train/model_final.zip")
-
-
-def check_model_fits(model: Any, spec: str, env_id: str, num_players: int | None = None) -> None:
-    """Refuse a model whose observation or action sizes differ from the table's (:class:`AgentCouldNotPlayError`)."""
-    env = tarot_env.make(env_id, **_env_options(num_players))
-    agent = env.possible_agents[0]
-    want = (tuple(env.observation_space(agent)["observation"].shape), int(env.action_space(agent).n))
-    n = getattr(model.action_space, "n", None)
-    got = (tuple(getattr(model.observation_space, "shape", None) or ()), None if n is None else int(n))
-    if got != want:
-
-        def size(shape: tuple[int, ...]) -> str:
-            return str(shape[0]) if len(shape) == 1 else "x".join(map(str, shape)) or "?"
-
-        raise AgentCouldNotPlayError(
-            f"agent {spec!r} cannot play {table_label(env_id, num_players)}: its model takes observations of {size(got[0])} values "
-            f"and chooses among {got[1]} actions, the table's are {size(want[0])} and {want[1]} "
-            "(a model of another game or player count)"
-        )
+# The agents (make_agent and its helpers) live in the agents package, tarot_env.agents.factory: the
+# CLI, the suite, the room and these scripts ask for an agent the same way. Imported here for the
+# arena's own use and for the scripts that import them from the arena.
 
 
 class _MoveTimeoutError(Exception):

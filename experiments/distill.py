@@ -172,7 +172,9 @@ def check(config: DistillConfig) -> None:
     if config.label not in LABELS:
         raise ValueError(f"--label {config.label!r} refused: {' or '.join(LABELS)}")
     if config.label == "auction" and not (config.teacher == "pimc" or config.teacher.startswith("pimc:")):
-        raise ValueError(f"--label auction refused with --teacher {config.teacher!r}: it tells the card play apart through the search agent (pimc)")
+        raise ValueError(
+            f"--label auction refused with --teacher {config.teacher!r}: it tells the card play apart through the search agent (pimc)"
+        )
     if config.network not in NETWORKS:
         raise ValueError(f"--network {config.network!r} refused: the networks are {', '.join(NETWORKS)}")
     if not config.net_arch or min(config.net_arch) < 1:
@@ -180,7 +182,7 @@ def check(config: DistillConfig) -> None:
     if not (config.learning_rate > 0 and config.value_coef >= 0):
         raise ValueError(f"--learning-rate {config.learning_rate} / --value-coef {config.value_coef} refused: above 0 / 0 or more")
     if config.init is not None:
-        from tarot_env.experiments.arena import make_agent
+        from tarot_env.agents.factory import make_agent
 
         make_agent(f"sb3:{config.init}", config.env_id, num_players=config.num_players)  # the file, and that it fits the table
 
@@ -589,7 +591,8 @@ def _line(row: dict[str, Any], config: DistillConfig, spent: list[float]) -> str
     """The iteration's line: its budget and what it cost, the agreement, the evaluation, the time left at this pace."""
     left = (config.iterations - 1 - row["iteration"]) * float(np.mean(spent))
     return (
-        f"iteration {row['iteration']}/{config.iterations - 1}: {row['labels']:,} labels ({row['taught']:,} the teacher's) from {row['deals']} deals "
+        f"iteration {row['iteration']}/{config.iterations - 1}: {row['labels']:,} labels ({row['taught']:,} the teacher's) "
+        f"from {row['deals']} deals "
         f"({row['labels_total']:,} in all); teacher {row['teacher_seconds']:.0f} s over {config.workers} worker(s), labelling "
         f"{row['label_seconds']:.0f} s ({row['labels_per_second']:.1f} labels/s), training {row['train_seconds']:.0f} s; agreement "
         f"before training {row['agreement']:.1%}; {_versus(row)}; "

@@ -103,7 +103,8 @@ def samples(table: str, ks: list[int], deals: int, deals_dir: str | Path | None 
 
 def versus(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path | None = None, progress: bool = True) -> dict:
     """PIMC against the table's trained agent, duplicate."""
-    from tarot_env.experiments.arena import make_agent, run_arena
+    from tarot_env.agents.factory import make_agent
+    from tarot_env.experiments.arena import run_arena
 
     env_id, num_players = TABLES[table]
     agents = {spec: make_agent(spec, env_id, num_players=num_players), "trained": make_agent("pretrained", env_id, num_players=num_players)}

@@ -61,7 +61,8 @@ def evaluate(
     """One leaderboard row: the agent ``spec`` (arena syntax: ``random``, ``rules``, ``pretrained``,
     ``sb3:<path>``) against the rule-based bot on ``table`` under the protocol. ``deals`` fewer than
     the protocol's makes a row marked as not the protocol's (for tests and quick looks)."""
-    from tarot_env.experiments.arena import make_agent, run_arena
+    from tarot_env.agents.factory import make_agent
+    from tarot_env.experiments.arena import run_arena
 
     if table not in TABLES:
         raise ValueError(f"unknown table {table!r}; the tables are {', '.join(TABLES)}")

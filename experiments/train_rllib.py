@@ -214,7 +214,8 @@ def evaluate(checkpoint: Path, args: Args, out: Path) -> dict[str, Any]:
     """The trained policy, greedy, in the arena against the random agent and against the rule-based bot.
 
     With one policy per seat, ``player_0``'s plays every seat (the arena seats each agent everywhere)."""
-    from tarot_env.experiments.arena import make_agent, run_arena
+    from tarot_env.agents.factory import make_agent
+    from tarot_env.experiments.arena import run_arena
 
     from tarot_env import rllib
 

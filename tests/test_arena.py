@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+from tarot_env.agents import factory
 from tarot_env.agents.random_agent import RandomAgent
 from tarot_env.experiments import arena
 
@@ -146,4 +147,4 @@ def test_outputs_and_cli(tmp_path, capsys):
     assert (tmp_path / "deals" / "quindici_v0_v1.json").exists()
     assert "| rules |" in capsys.readouterr().out
     with pytest.raises(ValueError):
-        arena.make_agent("nonsense", "quindici_v0")
+        factory.make_agent("nonsense", "quindici_v0")

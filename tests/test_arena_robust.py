@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tarot_env.agents import factory
 from tarot_env.agents.random_agent import RandomAgent
 from tarot_env.experiments import arena
 
@@ -97,12 +98,12 @@ def french_model(tmp_path_factory) -> Path:
 
 def test_sb3_model_paths_with_or_without_zip(french_model):
     for spec in (f"sb3:{french_model}", f"sb3:{french_model.with_suffix('')}"):
-        agent = arena.make_agent(spec, "french_tarot_v0", num_players=4)
+        agent = factory.make_agent(spec, "french_tarot_v0", num_players=4)
         mask = np.ones(205, dtype=bool)
         assert 0 <= agent.act(np.zeros(1366, dtype=np.int8), mask) < 205
     for missing in (french_model.parent / "missing.zip", french_model.parent / "missing"):
         with pytest.raises(ValueError) as err:
-            arena.make_agent(f"sb3:{missing}", "french_tarot_v0", num_players=4)
+            factory.make_agent(f"sb3:{missing}", "french_tarot_v0", num_players=4)
         assert str(missing) in str(err.value) and ".zip.zip" not in str(err.value)
 
 
@@ -124,7 +125,7 @@ class Crashing:
 def test_an_agent_that_never_played_is_an_error(tmp_path):
     agents = {"crash": Crashing(), "rules": arena.rule_agent("quindici_v0")}
     expected = r"'crash' could not play quindici_v0: all \d+ of its moves .*RuntimeError: boom"
-    with pytest.raises(arena.AgentCouldNotPlayError, match=expected):
+    with pytest.raises(factory.AgentCouldNotPlayError, match=expected):
         arena.run_arena("quindici_v0", agents, 2, deals_dir=tmp_path, out=tmp_path / "out", strict=True, progress=False)
     assert not (tmp_path / "out").exists()  # nothing reported
     res = arena.run_arena("quindici_v0", agents, 2, deals_dir=tmp_path, progress=False)  # not strict: counted, as before

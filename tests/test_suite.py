@@ -63,7 +63,7 @@ def test_a_trained_model_exports_small_loads_by_name_and_plays(tmp_path, monkeyp
     """export() keeps the weights (as float16) without optimizer state; pretrained() finds it by
     table name; the arena plays it as ``pretrained`` and as ``sb3:<file>``."""
     from sb3_contrib import MaskablePPO
-    from tarot_env.experiments.arena import make_agent
+    from tarot_env.agents.factory import make_agent
     from tarot_env.experiments.train import TrainConfig, train
 
     run = tmp_path / "run"

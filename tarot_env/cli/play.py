@@ -109,7 +109,7 @@ def make_agents(
 
     ``num_players``: the table's, so that a model trained for another table is refused now rather
     than replaced by the bot at every move."""
-    from tarot_env.experiments.arena import make_agent
+    from tarot_env.agents.factory import make_agent
 
     out = {}
     for k, seat in enumerate(seats):
@@ -440,7 +440,7 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= human < n:
             raise SystemExit(f"tarot play: error: --seat {human} is not a seat: the seats are 0..{n - 1}")
     first_dealer = int(rng.integers(n))
-    from tarot_env.experiments.arena import split_agents
+    from tarot_env.agents.factory import split_agents
 
     specs = split_agents(args.agents)
     if not specs:
