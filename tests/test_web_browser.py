@@ -305,6 +305,14 @@ def test_person_plays_a_whole_french_deal_by_clicking_then_the_leaderboard(live:
     d.save_screenshot(str(IMG / "web-game-over.png"))
     table = live.room.tables[1]
     assert table.state == "over" and table.game_result is not None and table.game_result.official
+    # the last trick was drawn going to its winner's seat, and said so
+    raw = table.env.unwrapped
+    last = int(raw.game.num_tricks)
+    winner = int(raw.game_state.winners[0, last - 1])
+    assert text(d, "#trick-note") == f"trick {last} to {table.name_of(winner)}"
+    # the end of the deal with names, its score term by term (the contract's line first), no player_N
+    assert "player_" not in text(d, "#result") and "bouts with 1" not in text(d, "#result")
+    assert re.search(r"contract (made|lost) by \d+", text(d, ".deal-result")) or "no score" in text(d, ".deal-result")
     # the record of the deal is on the page, and replays
     assert d.find_elements(By.CSS_SELECTOR, "#records a")
     # the leaderboard: Alice with her XP (40 for a win at four, 5 for a loss)
