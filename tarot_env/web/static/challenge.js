@@ -120,6 +120,8 @@ function render(data) {
   if (data.over) {
     $("score").textContent = `Your score on this deal: ${data.score}`;
     $("lines").replaceChildren(...data.lines.map((line) => el("li", {}, line)));
+    const terms = (d.score && d.score.terms) || []; // the deal's score as the rules compute it (public at the end)
+    $("terms").replaceChildren(...terms.map((t) => el("li", {}, `${t.what}${t.how ? ` (${t.how})` : ""}${t.points !== null ? `: ${t.points}` : ""}`)));
     $("next").focus();
   }
 }

@@ -1,0 +1,181 @@
+"""The duplicate challenge's library (tarot_env/challenge.py): the deals, the seat's score, the committed
+baselines reproduced, the comparison's arithmetic and words, the data set's round trip, the export
+command and the arena reading a data set (docs/web.md, "The duplicate challenge")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tarot_env.agents import rule_agent
+
+import tarot_env
+from tarot_env import challenge as C
+from tarot_env.errors import IllegalActionError
+
+FT4 = "french_tarot_v0_4p"
+
+
+def rules_everywhere(table: str, index: int) -> tuple[list[float], dict]:
+    """The deal played by the rule-based bot at every seat through the arena's own table (not the challenge's code)."""
+    from tarot_env.experiments.arena import _Table
+
+    env_id, n = C.table_env(table)
+    bot = rule_agent(env_id)
+    t = _Table(env_id, n, {"r": bot}, bot, None)
+    try:
+        return t.play(C.deal_of(table, index), ["r"] * len(t.env.possible_agents), {})
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize("table", [FT4, "ottocento_v0"])
+def test_the_seat_score_is_the_arenas(table: str) -> None:
+    """A seat's challenge score is its reward with reward='score', as the arena counts it (French: the deal's
+    score; Ottocento: own side minus the other), for every seat of deals that are played."""
+    for index in C.played_deals(table, 2):
+        totals, _ = rules_everywhere(table, index)
+        mine = [C.play_deal(table, index, s, rule_agent(C.table_env(table)[0]))[0] for s in range(len(totals))]
+        assert mine == totals
+        assert any(mine)
+
+
+def test_played_deals_skip_the_deals_everyone_passes() -> None:
+    deals = C.played_deals(FT4, 3)
+    skipped = [i for i in range(deals[-1]) if i not in deals]
+    assert skipped, "the first deals of the set are passed by the bots: some must be skipped"
+    for i in skipped:
+        assert rules_everywhere(FT4, i)[1]["result"] in C.NOT_PLAYED
+    for i in deals:
+        assert rules_everywhere(FT4, i)[1]["result"] not in C.NOT_PLAYED
+
+
+def test_the_committed_baselines_reproduce_for_rules_and_trained() -> None:
+    """The committed file's rules and trained scores are those of the deals played again now (both agents are
+    deterministic; the search agent's depend on its time budget, so on the machine, which the file states)."""
+    b = C.load_baselines(FT4)
+    assert b is not None, "results/challenge/french_tarot_v0_4p.json is committed"
+    assert b["deal_set"] == "french_tarot_v0_4p_v1" and len(b["deals"]) >= 24 and set(b["scores"]) == {"rules", "trained", "search"}
+    assert b["machine"] and b["agents"]["search"]["time"] > 0
+    for name, rows in b["scores"].items():
+        assert len(rows) == len(b["deals"]) and all(len(r) == 4 for r in rows), name
+    assert b["deals"] == C.played_deals(FT4, len(b["deals"]))
+    for index in b["deals"][:2]:
+        for seat in range(4):
+            score, _ = C.play_deal(FT4, index, seat, C.baseline_agent("rules", FT4, index, seat))
+            assert score == C.baseline_scores(b, index, seat)["rules"]
+    pytest.importorskip("sb3_contrib")
+    index = b["deals"][0]
+    for seat in (0, 1):
+        score, _ = C.play_deal(FT4, index, seat, C.baseline_agent("trained", FT4, index, seat))
+        assert score == C.baseline_scores(b, index, seat)["trained"]
+
+
+def test_challenge_deals_start_with_french_tarot_for_four() -> None:
+    offered = C.challenge_deals()
+    assert offered[0][0] == FT4 and C.TABLES[0] == FT4
+    with pytest.raises(C.ChallengeError, match="deals 0 to 999"):
+        C.deal_of(FT4, 1000)
+    with pytest.raises(C.ChallengeError, match="the seats are 0 to 3"):
+        C.ChallengeGame(FT4, 0, 4)
+    with pytest.raises(C.ChallengeError, match="unknown table"):
+        C.deal_of("french_tarot_v0_6p", 0)
+
+
+def test_a_refused_move_changes_nothing() -> None:
+    game = C.ChallengeGame(FT4, C.played_deals(FT4, 1)[0], 1)
+    before = (game.steps, game.score, game.raw.agent_selection, json.dumps(game.observation()["observation"].tolist()))
+    illegal = int(np.flatnonzero(~np.asarray(game.observation()["action_mask"], dtype=bool))[0])
+    with pytest.raises(IllegalActionError):
+        game.move(illegal)
+    after = (game.steps, game.score, game.raw.agent_selection, json.dumps(game.observation()["observation"].tolist()))
+    assert after == before
+
+
+def test_comparison_arithmetic_and_words() -> None:
+    c = C.compare(10, {"rules": -25, "trained": 10, "search": 45}, [0, 30, 45])
+    assert c["agents"]["rules"] == {"score": -25.0, "difference": 35.0}
+    assert c["agents"]["trained"]["difference"] == 0.0
+    assert c["agents"]["search"]["difference"] == -35.0
+    assert c["people"] == {"n": 3, "mean": 25.0, "difference": -15.0}
+    lines = C.comparison_lines(c)
+    assert lines[0] == "you did +35 better than the rule-based bot on this deal (it scored -25)"
+    assert lines[1] == "you did the same as the trained agent on this deal (it scored 10)"
+    assert lines[2] == "you did −35 worse than the search agent on this deal (it scored 45)"
+    assert lines[3] == "you did −15 worse than the 3 people who played it before you (their mean: 25)"
+    alone = C.compare(-7.5, {"search": 0}, [])
+    assert alone["people"] == {"n": 0, "mean": None, "difference": None}
+    assert C.comparison_lines(alone) == [
+        "you did −7.5 worse than the search agent on this deal (it scored 0)",
+        "nobody else has played this deal in this seat yet",
+    ]
+    assert C.comparison_lines(C.compare(3, {}, [1]))[0].startswith("you did +2 better than the person who played it")
+
+
+def test_the_data_set_round_trip(tmp_path: Path) -> None:
+    index = C.played_deals(FT4, 1)[0]
+    rows = []
+    for seat in range(2):
+        score, record = C.play_deal(FT4, index, seat, rule_agent("french_tarot_v0"))
+        rows.append(C.dataset_row(FT4, index, seat, C.pseudonym(f"token{seat}"), score, record))
+    path = tmp_path / "sub" / "humans.jsonl"
+    assert C.write_dataset(rows, path) == 2
+    back = C.read_dataset(path)
+    assert back == rows
+    assert back[0]["player"] != back[1]["player"] and len(back[0]["player"]) == 16
+    for r in back:  # the record is the env's: it replays, to the row's score at its seat
+        assert tarot_env.replay(r["record"])[r["seat"]] == r["score"]
+    path.write_text(path.read_text() + '{"table": "french_tarot_v0_4p", "deal": 1}\n')
+    with pytest.raises(C.ChallengeError, match=r"humans.jsonl:3: missing seat, player, score, record"):
+        C.read_dataset(path)
+    path.write_text("not json\n")
+    with pytest.raises(C.ChallengeError, match=r":1: not JSON"):
+        C.read_dataset(path)
+    bad = dict(rows[0], seat="0")
+    with pytest.raises(C.ChallengeError, match="seat has the wrong type"):
+        C.write_dataset([bad], tmp_path / "x.jsonl")
+
+
+def test_the_arena_reads_a_data_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """People against the agents: the mean difference per result, clustered by deal, and the count."""
+    from tarot_env.experiments import arena
+
+    b = {
+        "table": FT4,
+        "deals": [8, 9, 12],
+        "scores": {"rules": [[10, 0, 0, 0], [20, 0, 0, -30], [0, 0, 0, 0]], "search": [[40, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]},
+    }
+    (tmp_path / f"{FT4}.json").write_text(json.dumps(b))
+    record = {"env": "french_tarot_v0", "config": {}, "deal": {}, "actions": [], "scores": []}
+    rows = [
+        C.dataset_row(FT4, 8, 0, "a", 30, record),  # rules +20, search -10
+        C.dataset_row(FT4, 9, 0, "b", 20, record),  # rules 0, search +20
+        C.dataset_row(FT4, 9, 3, "a", -10, record),  # rules +20, search -10
+        C.dataset_row(FT4, 40, 0, "c", 5, record),  # no baselines: not counted
+        C.dataset_row("ottocento_v0", 8, 0, "c", 5, record),  # another table
+    ]
+    path = tmp_path / "humans.jsonl"
+    C.write_dataset(rows, path)
+    res = arena.humans_vs_agents(path, "french_tarot_v0", 4, tmp_path)
+    assert (res["results"], res["people"], res["deals"]) == (3, 2, 2)
+    rules, search = res["agents"]["rules"], res["agents"]["search"]
+    assert rules["mean"] == pytest.approx(40 / 3) and rules["n"] == 3 and rules["deals"] == 2
+    assert search["mean"] == pytest.approx(0.0)
+    # the interval is clustered by deal: deal 8 holds one result (+20), deal 9 two (0 and +20)
+    assert rules == arena.cluster_mean_ci([[20.0], [0.0, 20.0]])
+    text = arena.humans_markdown(res)
+    assert "| people - rules | 13.33 [" in text and "3 results of 2 people on 2 deals" in text
+
+    committed = C.load_baselines(FT4)
+    assert committed is not None
+    d = committed["deals"][0]
+    C.write_dataset([C.dataset_row(FT4, d, 1, "a", 100, record)], path)
+    out = arena.main(["--env", "french_tarot_v0", "--players", "4", "--humans", str(path)])
+    assert out["results"] == 1
+    assert out["agents"]["search"]["mean"] == 100 - C.baseline_scores(committed, d, 1)["search"]
+    assert "| people - search |" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        arena.main(["--env", "french_tarot_v0", "--players", "4", "--humans", str(tmp_path / "missing.jsonl")])
+    assert "--humans" in capsys.readouterr().err

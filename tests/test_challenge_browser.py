@@ -1,0 +1,42 @@
+"""The duplicate challenge's page in headless Chromium: a person plays a whole challenge deal with the
+keyboard alone (Enter on the move the page focuses) and sees his score against the agents.
+
+Needs /usr/bin/chromium and /usr/bin/chromedriver, as tests/test_web_browser.py (whose fixtures it uses)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from test_web_browser import IMG, browser, live, wait  # noqa: F401  (fixtures)
+
+from tarot_env import challenge as C
+
+
+def test_a_person_plays_a_challenge_deal_with_the_keyboard(live, browser, tmp_path: Path) -> None:  # noqa: F811
+    d = browser()
+    d.get(live.url + "challenge")
+    name = wait(lambda: d.find_element(By.ID, "name"), what="the name field")
+    name.send_keys("Keyboard", Keys.ENTER)
+    wait(lambda: d.find_element(By.ID, "game").is_displayed(), what="the deal")
+    title = d.find_element(By.ID, "title").text
+    first = C.load_baselines("french_tarot_v0_4p")["deals"][0]
+    assert f"deal {first} of the challenge" in title and "French Tarot, 4 players" in title
+    assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == 18
+    for _ in range(200):  # each Enter plays the focused move (the bidding's first button, the first legal card)
+        if d.find_element(By.ID, "result").is_displayed():
+            break
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+        time.sleep(0.15)
+        assert d.find_element(By.ID, "error").text == ""
+    assert d.find_element(By.ID, "result").is_displayed()
+    assert d.find_element(By.ID, "score").text.startswith("Your score on this deal: ")
+    lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#lines li")]
+    assert any("than the search agent on this deal" in line for line in lines), lines
+    assert any("than the rule-based bot" in line for line in lines) and any("than the trained agent" in line for line in lines)
+    d.save_screenshot(str(IMG / "challenge-result.png"))
+    d.find_element(By.ID, "next").send_keys(Keys.ENTER)  # the next deal of the challenge
+    wait(lambda: not d.find_element(By.ID, "result").is_displayed(), what="the next deal")
+    assert f"deal {C.load_baselines('french_tarot_v0_4p')['deals'][1]} of the challenge" in d.find_element(By.ID, "title").text

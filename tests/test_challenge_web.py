@@ -1,0 +1,205 @@
+"""The duplicate challenge in the room (tarot_env/web/challenge_web.py): the page and its endpoints,
+the results stored and compared, bad requests refused with nothing changed, the export command, and
+no hidden card of another seat in any answer (the same deal with two of them exchanged)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers_web import app_for
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from tarot_env import challenge as C
+from tarot_env.web.challenge_web import challenge_routes
+from tarot_env.web.db import Store
+
+FT4 = "french_tarot_v0_4p"
+
+
+def choose(view: dict[str, Any]) -> int:
+    """A person's scripted move: pass at the bidding, else the first move offered."""
+    moves = view["deal"]["moves"]
+    return next((m["action"] for m in moves if m["text"] == "pass"), moves[0]["action"])
+
+
+def play_to_end(client: TestClient, token: str, view: dict[str, Any], log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    while not view["over"]:
+        r = client.post("/api/challenge/move", json={"token": token, "action": choose(view)})
+        assert r.status_code == 200, r.text
+        view = r.json()
+        if log is not None:
+            log.append(view)
+    return view
+
+
+def test_the_page_and_a_whole_challenge_in_the_room(tmp_path: Path) -> None:
+    """Through create_app: the page, five people on the first deal (four seats, then the first again),
+    the results stored, the comparison with the agents and with the person before in the same seat."""
+    baselines = C.load_baselines(FT4)
+    assert baselines is not None
+    first = baselines["deals"][0]
+    with TestClient(app_for(tmp_path)) as client:
+        page = client.get("/challenge")
+        assert page.status_code == 200 and "challenge.js" in page.text
+        assert client.get("/static/challenge.js").status_code == 200
+        scores, seats, tokens = [], [], []
+        for k in range(5):
+            r = client.post("/api/challenge/start", json={"name": f"P{k}"})
+            assert r.status_code == 200, r.text
+            view = r.json()
+            assert (view["table"], view["deal_index"]) == (FT4, first)
+            assert view["seats"][view["seat"]] == "you" and view["seats"].count("you") == 1
+            seats.append(view["seat"])
+            tokens.append(view["token"])
+            end = play_to_end(client, view["token"], view)
+            assert end["over"] and "score" in end and end["lines"]
+            scores.append(end["score"])
+            agents = C.baseline_scores(baselines, first, view["seat"])
+            assert {n: a["score"] for n, a in end["comparison"]["agents"].items()} == agents
+            assert end["comparison"]["agents"]["search"]["difference"] == end["score"] - agents["search"]
+            assert any("the search agent" in line for line in end["lines"])
+        assert seats == [0, 1, 2, 3, 0]  # people are spread over the seats of the same deal
+        assert end["comparison"]["people"] == {"n": 1, "mean": scores[0], "difference": scores[4] - scores[0]}
+        again = client.post("/api/challenge/start", json={"token": tokens[0]}).json()
+        assert again["deal_index"] == baselines["deals"][1]  # a deal played is not offered again
+        state = client.post("/api/challenge/state", json={"token": tokens[0]}).json()
+        assert state["deal_index"] == again["deal_index"] and not state["over"]
+    rows = list(Store(str(tmp_path / "room.sqlite")).engine.connect().exec_driver_sql("select deal, seat, score from challenge_results"))
+    assert [r[2] for r in rows[:5]] == scores and rows[5][2] is None  # the deal in progress has no score yet
+
+
+def test_the_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tarot_env.cli import main
+
+    with TestClient(app_for(tmp_path)) as client:
+        view = client.post("/api/challenge/start", json={"name": "Zoé"}).json()
+        end = play_to_end(client, view["token"], view)
+        client.post("/api/challenge/start", json={"token": view["token"]})  # started, not finished: not exported
+    out = tmp_path / "humans.jsonl"
+    assert main(["challenge", "export", "--db", str(tmp_path / "room.sqlite"), "--out", str(out)]) == 0
+    assert "1 finished challenge deal(s)" in capsys.readouterr().out
+    (row,) = C.read_dataset(out)
+    assert (row["table"], row["deal"], row["seat"], row["score"]) == (FT4, view["deal_index"], view["seat"], end["score"])
+    assert row["player"] == C.pseudonym(view["token"]) and "Zo" not in out.read_text()
+    assert row["record"]["env"] == "french_tarot_v0" and row["record"]["deal"] == C.deal_of(FT4, view["deal_index"])
+    assert main(["challenge", "export", "--db", str(tmp_path / "none.sqlite"), "--out", str(out)]) == 1
+    assert "no database" in capsys.readouterr().err
+
+
+def test_bad_requests_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    with TestClient(app_for(tmp_path)) as client:
+        view = client.post("/api/challenge/start", json={"name": "Al"}).json()
+        token = view["token"]
+        before = client.post("/api/challenge/state", json={"token": token}).json()
+        illegal = next(c["action"] for c in hand_actions(view))
+        cases = [
+            ({"token": token, "action": illegal}, 400, "You cannot play"),
+            ({"token": token, "action": True}, 400, "action is a whole number, got true"),
+            ({"token": token, "action": "pass"}, 400, 'action is a whole number, got "pass"'),
+            ({"token": token, "action": 99999}, 400, "not an action id 0.."),
+            ({"token": token, "action": 0, "cheat": 1}, 400, "unknown field(s) cheat"),
+            ({"token": token}, 400, "field 'action' is missing"),
+            ({"token": "nobody", "action": 0}, 403, "unknown token"),
+        ]
+        for body, status, words in cases:
+            r = client.post("/api/challenge/move", json=body)
+            assert r.status_code == status and words in r.json()["error"], (body, r.text)
+        r = client.post("/api/challenge/move", json={"token": token, "action": illegal})
+        assert "The moves now are pass" in r.json()["error"]  # what is allowed
+        r = client.post("/api/challenge/move", content=b"[1, 2")
+        assert r.status_code == 400 and "JSON object" in r.json()["error"]
+        r = client.post("/api/challenge/start", json={"name": "x" * 30})
+        assert r.status_code == 400 and "1 to 24" in r.json()["error"]
+        r = client.post("/api/challenge/start", json={"token": token, "table": "poker"})
+        assert r.status_code == 400 and "not in the challenge" in r.json()["error"]
+        assert client.get("/api/challenge/move").status_code == 405
+        assert client.post("/api/challenge/state", json={"token": token}).json() == before
+        other = client.post("/api/challenge/start", json={"name": "Bo"}).json()
+        assert client.post("/api/challenge/state", json={"token": other["token"]}).json()["seat"] == 1
+
+
+def hand_actions(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hand's cards as the view gives them, with an action id (at the bidding they are not legal)."""
+    import tarot_env
+
+    raw = tarot_env.make("french_tarot_v0", num_players=4).unwrapped
+    return [{"action": int(raw.string_to_action(f"play {c['name']}"))} for c in view["deal"]["hand"]]
+
+
+# ------------------------------------------------------------------------------------------ no leak
+def swap(deal: dict[str, Any], x: str, y: str) -> dict[str, Any]:
+    def sw(c: str) -> str:
+        return y if c == x else x if c == y else c
+
+    return {**deal, "hands": [[sw(c) for c in h] for h in deal["hands"]], "rest": [sw(c) for c in deal["rest"]]}
+
+
+def scripted_actions(table: str, deal: dict[str, Any]) -> list[str]:
+    """The whole deal's actions, the person at seat 0 playing :func:`choose`'s moves (through the library)."""
+    from tarot_env.web.views import deal_view
+
+    game = C.ChallengeGame(table, 0, 0, deal)
+    while not game.over:
+        game.move(choose({"deal": deal_view("french_tarot_v0", game.env, 0)}))
+    return game.record()["actions"]
+
+
+def swapped_pair(table: str, deal: dict[str, Any]) -> tuple[str, str, int]:
+    """Two plain cards of one suit, in the hands of seats 1 and 2 (hidden from seat 0), whose exchange
+    exchanges them in the robots' play and changes nothing else; and the index of the first action that
+    plays one of them (from then on seat 0 may see it)."""
+    base = scripted_actions(table, deal)
+    one, two = deal["hands"][1], deal["hands"][2]
+    for x in one:
+        for y in two:
+            if x[-1] != y[-1] or x[:-1] not in {str(k) for k in range(1, 11)} or y[:-1] not in {str(k) for k in range(1, 11)}:
+                continue
+            other = scripted_actions(table, swap(deal, x, y))
+            want = [" ".join([a.split()[0], {x: y, y: x}.get(a.split()[1], a.split()[1])]) if " " in a else a for a in base]
+            if other == want:
+                first = next(i for i, a in enumerate(base) if a in (f"play {x}", f"play {y}"))
+                return x, y, first
+    raise AssertionError("no pair of hidden cards to exchange")
+
+
+def messages(tmp_path: Path, deal: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every answer the person at seat 0 receives over one challenge deal (``deal``'s cards)."""
+    b = C.load_baselines(FT4)
+    assert b is not None
+    folder = tmp_path / f"b{len(list(tmp_path.iterdir()))}"
+    folder.mkdir()
+    (folder / f"{FT4}.json").write_text(json.dumps({**b, "deals": b["deals"][:1], "scores": {k: v[:1] for k, v in b["scores"].items()}}))
+    app = Starlette(routes=challenge_routes(Store(str(folder / "db.sqlite")), baselines=folder, deal_source=lambda t, i: deal))
+    client = TestClient(app)
+    start = client.post("/api/challenge/start", json={"name": "Eve"}).json()
+    token = start.pop("token")
+    log = [start]
+    bad = client.post("/api/challenge/move", json={"token": token, "action": 99999}).json()  # refusals too
+    log.append(bad)
+    play_to_end(client, token, start, log)
+    return log
+
+
+def test_no_hidden_card_of_another_seat_reaches_the_person(tmp_path: Path) -> None:
+    """The same challenge deal with two cards of other seats' hands exchanged (the robots' moves exchanged
+    with them): every answer is the same, byte for byte, until one of the two cards is played; after that
+    the answers differ (so the comparison can fail)."""
+    b = C.load_baselines(FT4)
+    assert b is not None
+    for index in b["deals"]:  # a deal where, the person passing, the robots take and play
+        deal = C.deal_of(FT4, index)
+        if any(a.startswith("play") for a in scripted_actions(FT4, deal)):
+            break
+    x, y, first = swapped_pair(FT4, deal)
+    plain, exchanged = messages(tmp_path, deal), messages(tmp_path, swap(deal, x, y))
+    assert len(plain) == len(exchanged)
+    hidden = [(a, e) for a, e in zip(plain, exchanged) if a.get("steps", 0) <= first]
+    assert len(hidden) >= 3
+    for a, e in hidden:
+        assert json.dumps(a, sort_keys=True) == json.dumps(e, sort_keys=True)
+    shown = [(a, e) for a, e in zip(plain, exchanged) if a.get("steps", 0) > first]
+    assert any(json.dumps(a) != json.dumps(e) for a, e in shown)
