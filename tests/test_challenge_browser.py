@@ -40,3 +40,27 @@ def test_a_person_plays_a_challenge_deal_with_the_keyboard(live, browser, tmp_pa
     d.find_element(By.ID, "next").send_keys(Keys.ENTER)  # the next deal of the challenge
     wait(lambda: not d.find_element(By.ID, "result").is_displayed(), what="the next deal")
     assert f"deal {C.load_baselines('french_tarot_v0_4p')['deals'][1]} of the challenge" in d.find_element(By.ID, "title").text
+
+
+def test_an_ottocento_challenge_deal_on_a_phone(live, browser) -> None:  # noqa: F811
+    """``/challenge?table=ottocento_v0`` at 390 px wide: the Bolognese cards, the sides, declarations, the
+    score by side, and the comparison."""
+    d = browser()
+    d.set_window_size(390, 844)
+    d.get(live.url + "challenge?table=ottocento_v0")
+    wait(lambda: d.find_element(By.ID, "name"), what="the name field").send_keys("Phone", Keys.ENTER)
+    wait(lambda: d.find_element(By.ID, "game").is_displayed(), what="the deal")
+    assert "Ottocento, 4 players: deal 0 of the challenge" in d.find_element(By.ID, "title").text
+    assert "Sides: you and seat 2 (robot) against" in d.find_element(By.ID, "public").text
+    assert d.execute_script("return document.documentElement.scrollWidth") <= 390
+    for _ in range(200):
+        if d.find_element(By.ID, "result").is_displayed():
+            break
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+        time.sleep(0.15)
+        assert d.find_element(By.ID, "error").text == ""
+    lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#lines li")]
+    assert any("than the search agent on this deal" in line for line in lines), lines
+    terms = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#terms li")]
+    assert any(t.startswith("cards: ") for t in terms) and any(t.startswith("total: ") for t in terms), terms
+    d.save_screenshot(str(IMG / "challenge-phone-ottocento.png"))

@@ -70,6 +70,18 @@ function renderPublic(d) {
     const name = typeof c === "string" ? c : `${String(c.name || "").replace(/_/g, " ")} by ${seatName(c.taker)}`;
     box.append(el("p", {}, `Contract: ${name}`));
   }
+  if (d.sides) box.append(el("p", {}, `Sides: ${d.sides.map((side) => side.map(seatName).join(" and ")).join(" against ")}`));
+  for (const p of d.players || []) { // poignées and declared combinations are shown to the table
+    if (!p.shown) continue;
+    const row = el("div", { class: "cards" });
+    for (const c of p.shown) row.append(cardEl(c));
+    box.append(el("p", {}, `${seatName(p.seat)} showed${p.poignee ? ` a ${p.poignee} poignée` : ""}${p.declared ? ` (${p.declared} points)` : ""}:`), row);
+  }
+  if (d.ecart_trumps) {
+    const row = el("div", { class: "cards" });
+    for (const c of d.ecart_trumps) row.append(cardEl(c));
+    box.append(el("p", {}, "Trumps in the taker's écart:"), row);
+  }
   if (d.chien) {
     const row = el("div", { class: "cards" });
     for (const c of d.chien) row.append(cardEl(c));
@@ -120,8 +132,12 @@ function render(data) {
   if (data.over) {
     $("score").textContent = `Your score on this deal: ${data.score}`;
     $("lines").replaceChildren(...data.lines.map((line) => el("li", {}, line)));
-    const terms = (d.score && d.score.terms) || []; // the deal's score as the rules compute it (public at the end)
-    $("terms").replaceChildren(...terms.map((t) => el("li", {}, `${t.what}${t.how ? ` (${t.how})` : ""}${t.points !== null ? `: ${t.points}` : ""}`)));
+    // the deal's score as the rules compute it (public at the end): French terms, or each side's points by kind
+    const sc = d.score || {};
+    const items = (sc.terms || []).map((t) => `${t.what}${t.how ? ` (${t.how})` : ""}${t.points !== null ? `: ${t.points}` : ""}`);
+    for (const r of sc.rows || []) items.push(`${r.what}: ${r.points.join(" / ")}`);
+    if (sc.total) items.push(`total: ${sc.total.join(" / ")}`);
+    $("terms").replaceChildren(...items.map((line) => el("li", {}, line)));
     $("next").focus();
   }
 }
@@ -129,6 +145,8 @@ function render(data) {
 async function start() {
   showError("");
   const body = token() ? { token: token() } : { name: $("name").value || "guest" };
+  const table = new URLSearchParams(location.search).get("table"); // /challenge?table=ottocento_v0: that table's deals
+  if (table) body.table = table;
   try {
     const data = await call("start", body);
     if (data.token) localStorage.setItem("tarot-token", data.token);
