@@ -43,6 +43,7 @@ def test_the_page_and_a_whole_challenge_in_the_room(tmp_path: Path) -> None:
     assert baselines is not None
     first = baselines["deals"][0]
     with TestClient(app_for(tmp_path)) as client:
+        assert 'href="/challenge"' in client.get("/").text  # reachable from the room's first page
         page = client.get("/challenge")
         assert page.status_code == 200 and "challenge.js" in page.text
         assert client.get("/static/challenge.js").status_code == 200
