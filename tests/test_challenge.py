@@ -179,3 +179,18 @@ def test_the_arena_reads_a_data_set(tmp_path: Path, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         arena.main(["--env", "french_tarot_v0", "--players", "4", "--humans", str(tmp_path / "missing.jsonl")])
     assert "--humans" in capsys.readouterr().err
+
+
+def test_the_baselines_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tarot_env.cli import main
+
+    assert main(["challenge", "baselines", "--table", FT4, "--deals", "2", "--agents", "rules", "--out", str(tmp_path)]) == 0
+    b = C.load_baselines(FT4, tmp_path)
+    assert b is not None and b["deals"] == C.played_deals(FT4, 2) and list(b["scores"]) == ["rules"]
+    assert b["command"].startswith("tarot challenge baselines --table french_tarot_v0_4p") and b["machine"]
+    committed = C.load_baselines(FT4)
+    assert committed is not None and b["scores"]["rules"] == committed["scores"]["rules"][:2]
+    assert main(["challenge", "baselines", "--table", FT4, "--agents", "rules,oracle", "--out", str(tmp_path)]) == 1
+    assert "give some of rules, trained, search" in capsys.readouterr().err
+    assert main(["challenge", "baselines", "--table", "bridge", "--out", str(tmp_path)]) == 1
+    assert "unknown table 'bridge'" in capsys.readouterr().err

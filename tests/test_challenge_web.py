@@ -204,3 +204,30 @@ def test_no_hidden_card_of_another_seat_reaches_the_person(tmp_path: Path) -> No
         assert json.dumps(a, sort_keys=True) == json.dumps(e, sort_keys=True)
     shown = [(a, e) for a, e in zip(plain, exchanged) if a.get("steps", 0) > first]
     assert any(json.dumps(a) != json.dumps(e) for a, e in shown)
+
+
+def test_deals_in_progress_are_bounded(tmp_path: Path) -> None:
+    """Past ``max_sessions`` the oldest deal in progress is dropped; it stays started (not offered again)."""
+    from tarot_env.web.challenge_web import ChallengeError, ChallengeService
+
+    service = ChallengeService(Store(str(tmp_path / "db.sqlite")))
+    service.max_sessions = 2
+    views = [service.start({"name": f"N{k}"}) for k in range(3)]
+    assert len(service.sessions) == 2
+    with pytest.raises(ChallengeError, match="no challenge deal in progress") as err:
+        service.state({"token": views[0]["token"]})
+    assert err.value.status == 404
+    assert service.state({"token": views[2]["token"]})["seat"] == 2
+    again = service.start({"token": views[0]["token"]})
+    assert again["deal_index"] != views[0]["deal_index"]
+
+
+def test_the_export_of_a_room_without_challenges_writes_nothing_to_it(tmp_path: Path) -> None:
+    from sqlalchemy import inspect
+
+    from tarot_env.cli import main
+
+    Store(str(tmp_path / "room.sqlite"))  # the room's tables only
+    assert main(["challenge", "export", "--db", str(tmp_path / "room.sqlite"), "--out", str(tmp_path / "h.jsonl")]) == 0
+    assert C.read_dataset(tmp_path / "h.jsonl") == []
+    assert not inspect(Store(str(tmp_path / "room.sqlite")).engine).has_table("challenge_results")

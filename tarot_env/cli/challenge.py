@@ -62,7 +62,7 @@ def export(args: argparse.Namespace) -> int:
         raise SystemExit(f"tarot challenge export: error: there is no database {str(db)!r} (tarot serve --db makes one)")
     if why := checks.writable_file_error(Path(args.out), "--out"):
         raise SystemExit(f"tarot challenge export: error: {why}")
-    n = write_dataset(ChallengeStore(str(db)).dataset(), args.out)
+    n = write_dataset(ChallengeStore(str(db), create=False).dataset(), args.out)  # the database is only read
     print(f"{n} finished challenge deal(s) written to {args.out}")
     return 0
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, create_engine, insert, select, update
+from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, create_engine, insert, inspect, select, update
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -45,6 +45,8 @@ from tarot_env.web.views import deal_view, refusal_words
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
+#: the most deals in progress kept in memory: past it the oldest is dropped (it stays started: not offered again)
+MAX_SESSIONS = 1000
 NAME_MAX = 24
 #: the fields of each request: name -> (types, required)
 REQUESTS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
@@ -86,9 +88,10 @@ class ChallengeError(ValueError):
 class ChallengeStore:
     """The ``challenge_results`` table, on the room's engine (``tarot serve``) or on a database file (the export)."""
 
-    def __init__(self, db: str | Engine) -> None:
+    def __init__(self, db: str | Engine, create: bool = True) -> None:
         self.engine = db if isinstance(db, Engine) else create_engine(f"sqlite:///{Path(db).expanduser()}")
-        metadata.create_all(self.engine)
+        if create:
+            metadata.create_all(self.engine)
 
     def start(self, user_id: int, player: str, table: str, deal: int, seat: int) -> int:
         with self.engine.begin() as c:
@@ -125,6 +128,8 @@ class ChallengeStore:
     def dataset(self) -> Iterator[dict[str, Any]]:
         """The finished challenge deals as data set rows (:func:`tarot_env.challenge.dataset_row`), in the order played."""
         query = select(results).where(results.c.score.is_not(None)).order_by(results.c.id)
+        if not inspect(self.engine).has_table(results.name):  # a room where nobody took the challenge
+            return
         with self.engine.connect() as c:
             rows = c.execute(query).all()
         for r in rows:
@@ -190,6 +195,7 @@ class ChallengeService:
         self.folder = baselines
         self.deal_source = deal_source or C.deal_of
         self.sessions: dict[int, Session] = {}
+        self.max_sessions = MAX_SESSIONS
         self.lock = threading.Lock()  # requests run in worker threads: one change at a time
 
     # ----------------------------------------------------------------------------- people
@@ -230,7 +236,10 @@ class ChallengeService:
                 table, index, seat = self.next_deal(user.id, data.get("table"))
                 game = C.ChallengeGame(table, index, seat, self.deal_source(table, index))
                 session = Session(game, self.results.start(user.id, C.pseudonym(user.token), table, index, seat))
-                self.sessions[user.id] = session
+                self.sessions.pop(user.id, None)
+                self.sessions[user.id] = session  # the newest last: the dict's order is the sessions' age
+                while len(self.sessions) > self.max_sessions:
+                    del self.sessions[next(iter(self.sessions))]
                 self._finish_if_over(session)
             out = self.view(session)
         if new_token is not None:
