@@ -231,3 +231,9 @@ def test_the_export_of_a_room_without_challenges_writes_nothing_to_it(tmp_path: 
     assert main(["challenge", "export", "--db", str(tmp_path / "room.sqlite"), "--out", str(tmp_path / "h.jsonl")]) == 0
     assert C.read_dataset(tmp_path / "h.jsonl") == []
     assert not inspect(Store(str(tmp_path / "room.sqlite")).engine).has_table("challenge_results")
+
+
+def test_without_baselines_the_challenge_says_so(tmp_path: Path) -> None:
+    client = TestClient(Starlette(routes=challenge_routes(Store(str(tmp_path / "db.sqlite")), baselines=tmp_path / "none")))
+    r = client.post("/api/challenge/start", json={"name": "Ann"})
+    assert r.status_code == 503 and "no baselines in" in r.json()["error"]

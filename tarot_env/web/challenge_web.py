@@ -216,6 +216,9 @@ class ChallengeService:
     def next_deal(self, user_id: int, table: str | None) -> tuple[str, int, int]:
         """The first (table, deal) the person has not started (of ``table`` if given), in its least-played seat."""
         offered = C.challenge_deals(self.folder)
+        if not offered:
+            where = self.folder or C.BASELINES_DIR
+            raise ChallengeError(f"the challenge has no deals here: no baselines in {where} (a checkout of the repository has one)", 503)
         tables = list(dict.fromkeys(t for t, _ in offered))
         if table is not None and table not in tables:
             raise ChallengeError(f"start: table {table!r} is not in the challenge; its tables are {', '.join(tables)}")
