@@ -12,7 +12,7 @@ from typing import Any
 
 import uvicorn
 
-from tarot_env.web.app import create_app
+from tarot_env.web.app import Limits, create_app
 from tarot_env.web.room import Room, Table, User
 
 
@@ -89,13 +89,21 @@ class LiveServer:
     """The room served by uvicorn on a free loopback port, in a thread of this process (as ``tarot serve``
     serves it), for browsers and raw WebSocket clients. ``heartbeat`` and ``silence`` as in create_app."""
 
-    def __init__(self, tmp: Path, *, room: Room | None = None, heartbeat: float = 10.0, silence: float = 30.0) -> None:
+    def __init__(
+        self, tmp: Path, *, room: Room | None = None, heartbeat: float = 10.0, silence: float = 30.0, limits: Limits | None = None
+    ) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.room = room or Room(robot_delay=0.05, pause=1.0, reconnect_window=120.0)
         self.app = create_app(
-            str(tmp / "room.sqlite"), room=self.room, records_dir=tmp / "records", tick=0.02, heartbeat=heartbeat, silence=silence
+            str(tmp / "room.sqlite"),
+            room=self.room,
+            records_dir=tmp / "records",
+            tick=0.02,
+            heartbeat=heartbeat,
+            silence=silence,
+            limits=limits,
         )
         self.server = uvicorn.Server(
             uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")

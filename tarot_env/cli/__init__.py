@@ -135,6 +135,31 @@ def build_parser() -> argparse.ArgumentParser:
         "--reconnect-window", type=checks.seconds, default=180.0, metavar="SECONDS",
         help="how long a disconnected player may take to come back before he has abandoned (default 180)",
     )
+    p.add_argument(
+        "--trusted-proxy", action="append", metavar="ADDRESS",
+        help="a reverse proxy whose X-Forwarded-For / X-Forwarded-Proto the room believes (repeatable; default: none, "
+        "the address of the connection is the person's)",
+    )  # fmt: skip
+    p.add_argument(
+        "--allowed-origin", action="append", metavar="ORIGIN",
+        help="a web origin besides the room's own host whose pages may open /ws, e.g. https://tarot.example (repeatable)",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-connections", type=checks.whole_number(1, "--max-connections"), default=1000, metavar="N",
+        help="open connections at most (default 1000)",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-connections-per-address", type=checks.whole_number(1, "--max-connections-per-address"), default=50, metavar="N",
+        help="open connections from one address at most (default 50)",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-tables", type=checks.whole_number(1, "--max-tables"), default=200, metavar="N",
+        help="tables in the room at most (default 200)",
+    )  # fmt: skip
+    p.add_argument(
+        "--table-idle", type=checks.seconds, default=300.0, metavar="SECONDS",
+        help="a table out of a game (empty, or its game over) unchanged this long is closed (default 300)",
+    )  # fmt: skip
 
     p = add("bench", "measure decisions per second (experiments/benchmark.py)")
     p.add_argument("--env", action="append", help="env id (repeatable; or first: tarot bench ENV_ID; default: every env)")

@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator
-from dataclasses import asdict, dataclass
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -40,9 +43,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import tarot_env
 from tarot_env.web.challenge_web import challenge_routes
 from tarot_env.web.db import Store
-from tarot_env.web.room import LIMITS, ROBOTS, GameResult, Room, RoomError, Table, User, check_game
+from tarot_env.web.room import LIMITS, ROBOTS, GameResult, RobotJob, Room, RoomError, Table, User, check_game
 
 STATIC = Path(__file__).parent / "static"
+#: the largest record id (SQLite's largest integer)
+RECORD_ID_MAX = 2**63 - 1
 log = logging.getLogger("tarot_env.web")
 #: the longest message a browser may send (bytes): every legal message is far shorter
 MAX_MESSAGE = 4096
@@ -59,6 +64,7 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "leave": {},
     "robot": {"seat": ((int,), True), "robot": ((str, type(None)), True)},
     "settings": {"changes": ((dict,), True)},
+    "invite": {},  # the owner renews a private table's invitation (the old link no longer admits)
     "start": {},
     "next": {},
     "move": {"action": ((int,), True)},
@@ -80,7 +86,17 @@ def check_name(name: str) -> str:
         raise MessageError(f"a name has 1 to {NAME_MAX} characters, got {len(name)}")
     if not name.isprintable():
         raise MessageError("a name has printable characters only")
+    if _RESERVED.search(name) or any(mark in name for mark in _MARKS):
+        raise MessageError(
+            f"the name {name!r} is reserved: a name may not contain the words robot or bot, nor the page's marks "
+            f"{' '.join(_MARKS)} (it would pass for a robot or a table's owner); choose another"
+        )
     return name
+
+
+#: names that would pass for a robot ("robot 1 (rules)") or carry the owner's star ("★Alice")
+_RESERVED = re.compile(r"\b(ro)?bots?\b", re.IGNORECASE)
+_MARKS = ("★", "☆", "✪", "✩", "✭", "⭐")
 
 
 #: how a refusal names what a field must be
@@ -165,9 +181,57 @@ def _user_view(u: User) -> dict[str, Any]:
     return {"id": u.id, "name": u.name, "chips": u.chips, "xp": u.xp}
 
 
+@dataclass(frozen=True)
+class Limits:
+    """The room's bounds, so that no client (and no address) can take the room from the others.
+
+    Every refusal names the bound it met. Per connection and per address, messages are counted with a
+    token bucket (``rate`` a second, bursts of ``burst``); table creation per address likewise, per minute.
+    """
+
+    out_queue: int = 256  # messages waiting for one browser; one more and it is dropped (it does not read)
+    max_connections: int = 1000  # open WebSockets in the room
+    per_address: int = 50  # open WebSockets from one network address
+    max_tables: int = 200  # tables in the room at once
+    messages_per_second: float = 20.0  # per connection (bursts of message_burst)
+    message_burst: float = 60.0
+    address_messages_per_second: float = 200.0  # per address, all its connections together
+    address_message_burst: float = 600.0
+    creates_per_minute: float = 10.0  # tables created per address (bursts of create_burst)
+    create_burst: float = 5.0
+    table_idle: float = 300.0  # seconds a table out of a game (empty, or its game over) stays unchanged before it closes
+    lobby_every: float = 0.5  # seconds between two lobby pushes (changes coalesced)
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            if not getattr(self, f.name) > 0:
+                raise ValueError(f"room limits: {f.name} must be > 0, got {getattr(self, f.name)!r}")
+
+
 @dataclass
+class Bucket:
+    """A token bucket: ``rate`` tokens a second up to ``burst``; :meth:`take` spends one if there is one."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    at: float = 0.0
+
+    def take(self, now: float) -> bool:
+        if self.tokens < 0:  # first use: a full bucket
+            self.tokens, self.at = self.burst, now
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+@dataclass(eq=False)  # one object per connection: compared by identity
 class Client:
-    """One browser connection: its user (after hello), the table it sits at or watches, and its address."""
+    """One browser connection: its user (after hello), the table it sits at or watches, its address, and
+    its outgoing queue, emptied onto the socket by its own writer task (nothing waits on a browser)."""
 
     ws: WebSocket
     address: str | None
@@ -175,10 +239,22 @@ class Client:
     user: User | None = None
     table: Table | None = None
     invite: str | None = None  # the invitation he came with (a private table's spectators need it)
+    queue: asyncio.Queue[str] | None = None
+    writer: asyncio.Task[None] | None = None
+    reader: asyncio.Task[Any] | None = None
+    dropped: bool = False  # ended by the server (silent, or its queue overflowed): its tasks stop
+    sending_since: float | None = None  # when the send now under way began (a send stuck this long: dropped)
+    lobby_sent: str = ""  # the last lobby sent to it (only a change is sent again)
+    bucket: Bucket | None = None
 
 
 class Server:
-    """The room, the database and the connections of one ``tarot serve``."""
+    """The room, the database and the connections of one ``tarot serve``.
+
+    Nothing under the room's lock waits on anything: a message to a browser goes into its bounded queue
+    (:meth:`post`), a robot thinks in a worker thread (:meth:`_think`) and its move is applied under the
+    lock only if the table has not moved on, and the database is called in its own single thread
+    (:meth:`db_call`, :meth:`db_later`: in order, off the event loop)."""
 
     def __init__(
         self,
@@ -188,6 +264,8 @@ class Server:
         tick: float = 0.05,
         heartbeat: float = 10.0,
         silence: float = 30.0,
+        limits: Limits | None = None,
+        allowed_origins: Sequence[str] = (),
     ) -> None:
         if not 0 < heartbeat < silence:
             raise ValueError(f"heartbeat {heartbeat!r} and silence {silence!r}: need 0 < heartbeat < silence (seconds)")
@@ -198,25 +276,66 @@ class Server:
         self.tick = tick
         self.heartbeat = heartbeat
         self.silence = silence
+        self.limits = limits or Limits()
+        self.allowed_origins = {o.rstrip("/").lower() for o in allowed_origins}
         self.clients: list[Client] = []
+        self.watchers: dict[int, list[Client]] = {}  # table id -> the connections at it (seated or watching)
         self.users: dict[int, User] = {}
         self.records: dict[int, list[int]] = {}  # table id -> its deal records' ids
+        self.active: dict[int, float] = {}  # table id -> when it last changed (idle tables close)
         self.lock = asyncio.Lock()
-        self._lobby_sent = ""
+        self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-db")  # one: calls in order
+        self.robots = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tarot-robot")
+        self.thinking: set[int] = set()  # tables whose robot is thinking now
+        self.per_address: dict[str | None, int] = {}
+        self.address_buckets: dict[str | None, Bucket] = {}
+        self.create_buckets: dict[str | None, Bucket] = {}
+        self.lobby_dirty = False
+        self._next_record = store.next_record_id()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.room.on_table_created = self._table_created
         self.room.on_deal_end = self._deal_ended
         self.room.on_game_end = self._game_ended
 
+    # ----------------------------------------------------------------------------- the database, off the loop
+    async def db_call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the database's thread, after every call queued before it; its result."""
+        return await asyncio.get_running_loop().run_in_executor(self.db, functools.partial(fn, *args))
+
+    def db_later(self, fn: Callable[..., Any], *args: Any) -> None:
+        """``fn(*args)`` in the database's thread, in order, not waited for (a failure is logged)."""
+
+        def run() -> None:
+            try:
+                fn(*args)
+            except Exception:
+                log.exception("tarot serve: a database write failed (%s)", getattr(fn, "__name__", fn))
+
+        self.db.submit(run)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     # ----------------------------------------------------------------------------- the room's hooks
     def _table_created(self, table: Table) -> None:
-        self.store.new_table(table.id, table.env_id, table.num_players, table.owner.id if table.owner else None)
+        self.active[table.id] = time.monotonic()
+        self.db_later(self.store.new_table, table.id, table.env_id, table.num_players, table.owner.id if table.owner else None)
 
     def _deal_ended(self, table: Table, record: dict[str, Any], info: dict[str, Any]) -> None:
-        rid = self.store.save_record(table.id, table.game_no, table.env_id, str(info.get("result", "?")), record)
+        rid = self._next_record  # numbered here, so that the table's links are right before the row is written
+        self._next_record += 1
         self.records.setdefault(table.id, []).append(rid)
+        args = (table.id, table.game_no, table.env_id, str(info.get("result", "?")), record)
+        self.db_later(self._save_record, rid, args)
+
+    def _save_record(self, rid: int, args: tuple[Any, ...]) -> None:
+        self.store.save_record(*args, record_id=rid)
         if self.records_dir is not None:
+            table_id, game_no, _, _, record = args
             self.records_dir.mkdir(parents=True, exist_ok=True)
-            path = self.records_dir / f"table{table.id}-game{table.game_no}-record{rid}.json"
+            path = self.records_dir / f"table{table_id}-game{game_no}-record{rid}.json"
             path.write_text(json.dumps(record, indent=1) + "\n")
 
     def _game_ended(self, table: Table, result: GameResult) -> None:
@@ -233,34 +352,81 @@ class Server:
                 }
             )
             if s.user is not None:
-                self.store.save_user(s.user)
-        self.store.save_game(table.id, table.game_no, table.env_id, asdict(table.settings), asdict(result), seats)
+                self.db_later(self.store.save_user, replace(s.user))  # a copy: the values of now
+        self.db_later(self.store.save_game, table.id, table.game_no, table.env_id, asdict(table.settings), asdict(result), seats)
 
     # ----------------------------------------------------------------------------- sending
+    def post(self, client: Client, message: dict[str, Any]) -> None:
+        """Queue ``message`` for ``client``; never waits. A client whose queue is full does not read its
+        socket: it is dropped (a disconnection: the robot takes his seat), and nobody else waits on it."""
+        self.post_text(client, json.dumps(message))
+
+    def post_text(self, client: Client, text: str) -> None:
+        if client.dropped or client.queue is None:
+            return
+        try:
+            client.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            client.dropped = True
+            self._spawn(self._end(client, f"{client.queue.qsize()} messages waiting: it does not read them"))
+
     async def send(self, client: Client, message: dict[str, Any]) -> None:
-        with contextlib.suppress(Exception):  # a browser that has gone: its disconnect is handled by its own task
-            await client.ws.send_text(json.dumps(message))
+        """:meth:`post` (kept for callers that await it)."""
+        self.post(client, message)
+
+    async def _write(self, client: Client) -> None:
+        """The connection's writer: its queue onto its socket, one message after the other."""
+        assert client.queue is not None
+        with contextlib.suppress(Exception):  # the socket has gone: its reader learns it
+            while True:
+                text = await client.queue.get()
+                client.sending_since = time.monotonic()
+                await client.ws.send_text(text)
+                client.sending_since = None
+
+    def _place(self, client: Client, table: Table | None) -> None:
+        """Put ``client`` at ``table`` (None: the lobby), keeping the index of each table's connections."""
+        if client.table is not None:
+            at = self.watchers.get(client.table.id, [])
+            if client in at:
+                at.remove(client)
+        client.table = table
+        if table is not None:
+            self.watchers.setdefault(table.id, []).append(client)
 
     def table_message(self, client: Client, now: float) -> dict[str, Any]:
         table = client.table
         assert table is not None
-        seat = table.seat_of(client.user) if client.user else None
+        seat = table.player_seat(client.user) if client.user else None  # an abandoner sees what a spectator sees
         view = table.view(seat, now, client.user)
         view["records"] = self.records.get(table.id, [])
         return {"type": "table", "table": view, "me": None if client.user is None else _user_view(client.user)}
 
+    def lobby_message(self, client: Client) -> dict[str, Any]:
+        return {"type": "lobby", "tables": self.room.lobby(client.user)}
+
+    def send_lobby(self, client: Client) -> None:
+        text = json.dumps(self.lobby_message(client))
+        client.lobby_sent = text
+        self.post_text(client, text)
+
     async def broadcast(self, table: Table) -> None:
+        """:meth:`post_table` (kept for callers that await it)."""
+        self.post_table(table)
+
+    def post_table(self, table: Table) -> None:
+        """The table as each of its connections sees it; the lobby is pushed later (:meth:`push_lobby`)."""
         now = time.monotonic()
-        for c in list(self.clients):
-            if c.table is table:
-                why = self.may_not_watch(c, table)
-                if why:  # the owner closed the table to spectators (or made it private) while he watched
-                    c.table = None
-                    await self.send(c, {"type": "left", "table": table.id, "message": why})
-                    await self.send(c, {"type": "lobby", "tables": self.room.lobby()})
-                    continue
-                await self.send(c, self.table_message(c, now))
-        await self.broadcast_lobby()
+        self.active[table.id] = now
+        self.lobby_dirty = True
+        for c in list(self.watchers.get(table.id, [])):
+            why = self.may_not_watch(c, table)
+            if why:  # the owner closed the table to spectators (or made it private) while he watched
+                self._place(c, None)
+                self.post(c, {"type": "left", "table": table.id, "message": why})
+                self.send_lobby(c)
+                continue
+            self.post(c, self.table_message(c, now))
 
     @staticmethod
     def may_not_watch(client: Client, table: Table) -> str | None:
@@ -270,30 +436,94 @@ class Server:
         if not table.settings.spectators:
             return "this table allows no spectators"
         if table.settings.private and client.invite != table.invite:
-            return "this table is private: watch with the invitation link"
+            return "this table is private: watch with the invitation link (the owner may have renewed it)"
         return None
 
-    async def broadcast_lobby(self, force: bool = False) -> None:
-        lobby = self.room.lobby()
-        text = json.dumps(lobby)
-        if text == self._lobby_sent and not force:
-            return
-        self._lobby_sent = text
+    def push_lobby(self) -> None:
+        """The lobby to the connections looking at it (not at a table), each only if it changed for him:
+        one text for all, but for those who also see a private table of theirs."""
+        public = [t for t in self.room.tables.values() if not t.settings.private]
+        private = [t for t in self.room.tables.values() if t.settings.private]
+        shared = json.dumps({"type": "lobby", "tables": [t.summary() for t in public]})
         for c in list(self.clients):
-            if c.user is not None:
-                await self.send(c, {"type": "lobby", "tables": lobby})
+            if c.user is None or c.table is not None or c.dropped:
+                continue
+            text = shared
+            if any(t.seat_of(c.user) is not None for t in private):
+                text = json.dumps(self.lobby_message(c))
+            if text != c.lobby_sent:
+                c.lobby_sent = text
+                self.post_text(c, text)
+
+    async def run_lobby(self) -> None:
+        """Lobby changes, coalesced: at most one push every ``lobby_every`` seconds."""
+        while True:
+            await asyncio.sleep(self.limits.lobby_every)
+            if self.lobby_dirty:
+                self.lobby_dirty = False
+                try:
+                    async with self.lock:
+                        self.push_lobby()
+                except Exception:
+                    log.exception("tarot serve: the lobby push failed; it goes on")
 
     # ----------------------------------------------------------------------------- the clock
     async def run_clock(self) -> None:
+        """Every tick: what the clock makes due at each table, robots' moves sent to think in worker
+        threads (never under the lock), idle tables closed."""
         while True:
             try:
                 async with self.lock:
-                    changed = await asyncio.to_thread(self.room.advance, time.monotonic())
-                    for table in changed:
-                        await self.broadcast(table)
+                    now = time.monotonic()
+                    for table in self.room.advance(now, play=False):
+                        self.post_table(table)
+                    for table in list(self.room.tables.values()):
+                        if table.due is not None and table.id not in self.thinking:
+                            self.thinking.add(table.id)
+                            self._spawn(self._think(table.robot_job(*table.due)))
+                    self.close_idle_tables(now)
             except Exception:  # one bad tick (a bug, the database) must not stop every table's clock for good
                 log.exception("tarot serve: the room's clock failed; it goes on")
             await asyncio.sleep(self.tick)
+
+    async def _think(self, job: RobotJob) -> None:
+        """A robot's move thought in a worker thread, then played under the lock if the table is unchanged."""
+        try:
+            action, failure = await asyncio.get_running_loop().run_in_executor(self.robots, job.think)
+            async with self.lock:
+                if job.table.apply_robot(job, action, failure, time.monotonic()):
+                    self.post_table(job.table)
+        except Exception:
+            log.exception("tarot serve: a robot's move at table %s failed; the clock tries again", job.table.id)
+        finally:
+            self.thinking.discard(job.table.id)
+
+    def close_idle_tables(self, now: float) -> None:
+        """Close the tables out of a game that nobody changed for ``table_idle`` seconds and that are
+        empty of connected people or whose game is over: their connections go back to the lobby."""
+        idle = self.limits.table_idle
+        for table in list(self.room.tables.values()):
+            if table.state in ("playing", "between") or table.id in self.thinking:
+                continue
+            if now - self.active.get(table.id, now) < idle:
+                continue
+            present = any(s.person and s.connected for s in table.seats)
+            if present and table.state != "over":
+                continue
+            self.close_table(table, f"table {table.id} closed: unchanged for {idle:g} s with no game in progress")
+
+    def close_table(self, table: Table, why: str) -> None:
+        for c in list(self.watchers.get(table.id, [])):
+            self._place(c, None)
+            self.post(c, {"type": "left", "table": table.id, "message": why})
+            self.send_lobby(c)
+        self.room.tables.pop(table.id, None)
+        self.watchers.pop(table.id, None)
+        self.records.pop(table.id, None)
+        self.active.pop(table.id, None)
+        table.env = None
+        table.agents = {}
+        self.lobby_dirty = True
 
     # ----------------------------------------------------------------------------- the heartbeat
     async def run_heartbeat(self) -> None:
@@ -306,85 +536,150 @@ class Server:
                 log.exception("tarot serve: the heartbeat failed; it goes on")
 
     async def check_silence(self, now: float) -> None:
-        """One beat: the silent connections are dropped, the others pinged (a send that does not get
-        through within a second is given up: the next beat tries again, and silence ends it)."""
+        """One beat: the silent connections, and those on which one send has been stuck for ``silence``
+        seconds (a browser that does not read), are dropped; the others pinged."""
         for c in list(self.clients):
             if now - c.heard >= self.silence:
                 await self.drop(c, f"nothing heard for {now - c.heard:.0f} s")
+            elif c.sending_since is not None and now - c.sending_since >= self.silence:
+                await self.drop(c, f"a message not taken for {now - c.sending_since:.0f} s")
             else:
-                with contextlib.suppress(TimeoutError):  # a client that does not read: silence will end it
-                    await asyncio.wait_for(self.send(c, {"type": "ping"}), timeout=1.0)
+                self.post(c, {"type": "ping"})
 
     async def drop(self, client: Client, why: str) -> None:
-        """End a connection that has gone silent: it is a disconnection (the robot takes the seat at
-        once), and the socket is closed without waiting on the browser."""
+        """End a connection (silent, or not reading): it is a disconnection (the robot takes the seat at
+        once), and the socket is closed without waiting on the browser for more than a second."""
+        if client.dropped:
+            return
+        client.dropped = True
+        await self._end(client, why)
+
+    async def _end(self, client: Client, why: str) -> None:
         log.info("tarot serve: connection from %s dropped: %s", client.address, why)
         await self.gone(client)
+        if client.writer is not None:
+            client.writer.cancel()
+        if client.reader is not None and client.reader is not asyncio.current_task():
+            client.reader.cancel()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(client.ws.close(code=1001, reason="no answer to pings"), timeout=1.0)
+            await asyncio.wait_for(client.ws.close(code=1001, reason=why[:100]), timeout=1.0)
 
     async def gone(self, client: Client) -> None:
-        """A connection has ended (closed, or dropped for silence; once only): when it was the person's
-        last, each table where he sits learns that he is away."""
+        """A connection has ended (closed, or dropped; once only): when it was the person's last, each
+        table where he sits learns that he is away."""
         if client not in self.clients:
             return
         self.clients.remove(client)
-        user = client.user
-        if user is not None and not any(c.user is not None and c.user.id == user.id for c in self.clients):
-            async with self.lock:
+        self.per_address[client.address] = self.per_address.get(client.address, 1) - 1
+        if self.per_address[client.address] <= 0:
+            self.per_address.pop(client.address, None)
+            self.address_buckets.pop(client.address, None)
+        if client.writer is not None and not client.dropped:
+            client.writer.cancel()
+        async with self.lock:
+            self._place(client, None)
+            user = client.user
+            if user is not None and not any(c.user is not None and c.user.id == user.id for c in self.clients):
                 for table in self.room.tables.values():
                     if table.seat_of(user) is not None:
                         table.disconnect(user, time.monotonic())
-                        await self.broadcast(table)
+                        self.post_table(table)
 
     # ----------------------------------------------------------------------------- messages
     def user_of(self, token: str | None, name: str | None) -> User:
+        """The person of ``token`` (renamed to ``name`` if given), or a new one: in the database's thread."""
         if token:
             user = self.store.user_by_token(token)
             if user is not None:
                 user = self.users.setdefault(user.id, user)  # one object per person, shared by his tables
                 if name and name != user.name:
-                    user.name = name
-                    self.store.save_user(user)
+                    self.store.rename(user, name)  # refused (RoomError) when another person has the name
                 return user
-        user = self.store.new_user(name or "guest")
+        user = self.store.new_user(name) if name else self.store.new_guest()
         self.users[user.id] = user
         return user
 
+    def _limited(self, client: Client, kind: str, now: float) -> str | None:
+        """Why this message is over a rate limit (None: it is not). Pongs are never limited."""
+        lim = self.limits
+        if kind == "pong":
+            return None
+        if client.bucket is None:
+            client.bucket = Bucket(lim.messages_per_second, lim.message_burst)
+        if not client.bucket.take(now):
+            return (
+                f"too many messages: at most {lim.messages_per_second:g} a second on one connection "
+                f"(bursts of {lim.message_burst:g}); this {kind} was not handled: send it again in a moment"
+            )
+        bucket = self.address_buckets.setdefault(client.address, Bucket(lim.address_messages_per_second, lim.address_message_burst))
+        if not bucket.take(now):
+            return (
+                f"too many messages from your address: at most {lim.address_messages_per_second:g} a second from "
+                f"one address (bursts of {lim.address_message_burst:g}); this {kind} was not handled"
+            )
+        return None
+
+    def _check_create(self, client: Client, now: float) -> None:
+        """:class:`RoomError` when the room holds its most tables or the address creates too fast."""
+        lim = self.limits
+        if len(self.room.tables) >= lim.max_tables:
+            raise RoomError(
+                f"create: the room holds at most {lim.max_tables} tables and has {len(self.room.tables)}: "
+                "join a table, or try again when one closes"
+            )
+        bucket = self.create_buckets.setdefault(client.address, Bucket(lim.creates_per_minute / 60.0, lim.create_burst))
+        if not bucket.take(now):
+            raise RoomError(
+                f"create: too many tables created from your address: at most {lim.creates_per_minute:g} a minute "
+                f"(bursts of {lim.create_burst:g}); try again in a minute"
+            )
+
     async def handle(self, client: Client, data: dict[str, Any]) -> None:
-        """One checked message. A refusal raises RoomError (answered as an error by the caller)."""
+        """One checked message. A refusal raises RoomError (answered as an error by the caller). The
+        database is asked before the lock is taken; under the lock nothing waits."""
         kind = data["type"]
-        now = time.monotonic()
         if kind == "pong":  # the answer to a ping: that it came is all (the connection's ``heard`` is set)
             return
         if kind == "hello":
             if client.user is not None:
                 raise RoomError("hello was already said on this connection")
-            client.user = self.user_of(data.get("token"), data.get("name"))
-            u = client.user
-            await self.send(client, {"type": "welcome", "user": _user_view(u), "token": u.token, **_ROOM_FACTS})
-            for table in self.room.tables.values():  # back at a table he sits at: he takes his seat again
-                if table.seat_of(u) is not None and table.reconnect(u, now, client.address):
-                    client.table = table
-                    await self.broadcast(table)
-                    break
-            await self.send(client, {"type": "lobby", "tables": self.room.lobby()})
+            user = await self.db_call(self.user_of, data.get("token"), data.get("name"))
+            async with self.lock:
+                self._hello(client, user, time.monotonic())
             return
         if client.user is None:
             raise RoomError('say hello first: {"type": "hello", "name": ...}')
-        user = client.user
-        if kind == "lobby":
-            await self.send(client, {"type": "lobby", "tables": self.room.lobby()})
-            return
         if kind == "leaderboard":
-            await self.send(client, {"type": "leaderboard", "rows": self.store.leaderboard()})
+            rows = await self.db_call(self.store.leaderboard)
+            self.post(client, {"type": "leaderboard", "rows": rows})
+            return
+        async with self.lock:
+            self._handle_room(client, data, time.monotonic())
+
+    def _hello(self, client: Client, user: User, now: float) -> None:
+        client.user = user
+        self.post(client, {"type": "welcome", "user": _user_view(user), "token": user.token, **_ROOM_FACTS})
+        for table in self.room.tables.values():  # back at a table he sits at: he takes his seat again
+            if table.seat_of(user) is not None and table.reconnect(user, now, client.address):
+                self._place(client, table)
+                self.post_table(table)
+                break
+        self.send_lobby(client)
+
+    def _handle_room(self, client: Client, data: dict[str, Any], now: float) -> None:
+        kind = data["type"]
+        user = client.user
+        assert user is not None
+        if kind == "lobby":
+            self.send_lobby(client)
             return
         if kind == "create":
             check_game(data["env"], data["players"])  # refused before he leaves his table
+            self._check_create(client, now)
             self._leave_current(client)
             table = self.room.create(user, data["env"], data["players"], client.address)
-            client.table = table
-            await self.broadcast(table)
+            self._place(client, table)
+            self.post_table(table)
             return
         if kind in ("join", "watch"):
             table = self.room.get(data["table"])
@@ -401,23 +696,26 @@ class Server:
                 if client.table is not table:
                     self._leave_current(client)
             client.invite = data.get("invite")
-            client.table = table
-            await self.broadcast(table)
+            if client.table is not table:
+                self._place(client, table)
+            self.post_table(table)
             return
         table = client.table
         if table is None:
             raise RoomError("join or watch a table first")
         if kind == "leave":
-            if table.seat_of(user) is not None:
+            if table.seat_of(user) is not None and not table.seats[table.seat_of(user)].abandoned:  # type: ignore[index]
                 table.leave(user)
-            client.table = None
-            await self.broadcast(table)
-            await self.send(client, {"type": "lobby", "tables": self.room.lobby()})
+            self._place(client, None)
+            self.post_table(table)
+            self.send_lobby(client)
             return
         if kind == "robot":
             table.set_robot(user, data["seat"], data["robot"])
         elif kind == "settings":
             table.change_settings(user, data["changes"])
+        elif kind == "invite":
+            table.renew_invite(user)
         elif kind == "start":
             table.start(user, now)
         elif kind == "next":
@@ -428,47 +726,98 @@ class Server:
             table.propose_cancel(user)
         elif kind == "cancel_answer":
             table.answer_cancel(user, data["accept"], now)
-        await self.broadcast(table)
+        self.post_table(table)
 
     def _leave_current(self, client: Client) -> None:
         """Going to another table: a seat at a table waiting for its game is freed; a watcher just goes."""
         table = client.table
         if table is None or client.user is None:
             return
-        if table.seat_of(client.user) is not None:
+        p = table.seat_of(client.user)
+        if p is not None and not table.seats[p].abandoned:
             table.leave(client.user)  # refused (RoomError) during a game
-        client.table = None
+        self._place(client, None)
+
+    # ----------------------------------------------------------------------------- connections
+    def origin_allowed(self, ws: WebSocket) -> bool:
+        """A browser's WebSocket from another site is refused (cross-site WebSocket hijacking): the Origin
+        must be this host's, or one the operator allowed. A client that sends no Origin is not a browser
+        (it could send any Origin anyway) and is let in."""
+        origin = ws.headers.get("origin")
+        if origin is None:
+            return True
+        origin = origin.rstrip("/").lower()
+        if origin in self.allowed_origins:
+            return True
+        host = (ws.headers.get("host") or "").lower()
+        return bool(host) and urlsplit(origin).netloc == host
+
+    def admission(self, address: str | None) -> str | None:
+        """Why a new connection from ``address`` is refused (None: it is admitted)."""
+        lim = self.limits
+        if len(self.clients) >= lim.max_connections:
+            return f"the room is full: it takes at most {lim.max_connections} connections; try again later"
+        if self.per_address.get(address, 0) >= lim.per_address:
+            return f"too many connections from your address: at most {lim.per_address} at once; close one and try again"
+        return None
 
     async def connection(self, ws: WebSocket) -> None:
+        if not self.origin_allowed(ws):
+            log.info("tarot serve: a WebSocket from the origin %s refused", ws.headers.get("origin"))
+            await ws.close(code=1008)  # before accepting: the handshake is answered 403
+            return
+        address = ws.client.host if ws.client else None
         await ws.accept()
-        client = Client(ws=ws, address=ws.client.host if ws.client else None, heard=time.monotonic())
+        why = self.admission(address)
+        if why is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.send_text(json.dumps({"type": "error", "message": why, "about": "connect"})), timeout=1.0)
+                await asyncio.wait_for(ws.close(code=1013, reason=why[:100]), timeout=1.0)
+            return
+        client = Client(ws=ws, address=address, heard=time.monotonic(), queue=asyncio.Queue(self.limits.out_queue))
+        client.writer = asyncio.get_running_loop().create_task(self._write(client))
+        client.reader = asyncio.current_task()
         self.clients.append(client)
+        self.per_address[address] = self.per_address.get(address, 0) + 1
         try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect" or client not in self.clients:  # closed, or dropped
-                    break
-                client.heard = time.monotonic()
-                text = message.get("text")
-                if text is None:
-                    text = message.get("bytes") or b""
-                try:
-                    data = check_message(text)
-                    async with self.lock:
-                        await self.handle(client, data)
-                except (MessageError, RoomError) as err:
-                    await self.send(client, {"type": "error", "message": str(err), "about": _about(text)})
-                except Exception:  # a fault of the server's (the database ...): said, logged, and the connection goes on
-                    log.exception("tarot serve: a request failed")
-                    about = _about(text)
-                    await self.send(
-                        client,
-                        {"type": "error", "message": f"the server failed to answer this {about or 'message'}; try again", "about": about},
-                    )
+            await self._read(client)
+        except asyncio.CancelledError:
+            if not client.dropped:
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
         except WebSocketDisconnect:
             pass
         finally:
             await self.gone(client)
+            if client.writer is not None:
+                client.writer.cancel()
+
+    async def _read(self, client: Client) -> None:
+        ws = client.ws
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect" or client not in self.clients:  # closed, or dropped
+                return
+            now = time.monotonic()
+            client.heard = now
+            text = message.get("text")
+            if text is None:
+                text = message.get("bytes") or b""
+            try:
+                data = check_message(text)
+                limited = self._limited(client, data["type"], now)
+                if limited:
+                    raise RoomError(limited)
+                await self.handle(client, data)
+            except (MessageError, RoomError) as err:
+                self.post(client, {"type": "error", "message": str(err), "about": _about(text)})
+            except Exception:  # a fault of the server's (the database ...): said, logged, and the connection goes on
+                log.exception("tarot serve: a request failed")
+                about = _about(text)
+                failed = f"the server failed to answer this {about or 'message'}; try again"
+                self.post(client, {"type": "error", "message": failed, "about": about})
 
 
 def _about(text: str | bytes) -> str | None:
@@ -488,15 +837,19 @@ def create_app(
     tick: float = 0.05,
     heartbeat: float = 10.0,
     silence: float = 30.0,
+    limits: Limits | None = None,
+    allowed_origins: Sequence[str] = (),
 ) -> Starlette:
     """The Starlette app: ``/`` the page, ``/ws`` the WebSocket, ``/api/...`` the leaderboard and the records.
     ``heartbeat``: seconds between pings to every browser; ``silence``: seconds without a word after which a
-    connection is dropped and its person is away (:meth:`Server.check_silence`)."""
-    server = Server(Store(db), room, records_dir, tick, heartbeat, silence)
+    connection is dropped and its person is away (:meth:`Server.check_silence`). ``limits``: the room's
+    bounds (:class:`Limits`); ``allowed_origins``: web origins besides the room's own host whose pages may
+    open ``/ws`` (``https://tarot.example``)."""
+    server = Server(Store(db), room, records_dir, tick, heartbeat, silence, limits, allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(server.run_clock()), asyncio.create_task(server.run_heartbeat())]
+        tasks = [asyncio.create_task(loop()) for loop in (server.run_clock, server.run_heartbeat, server.run_lobby)]
         try:
             yield
         finally:
@@ -505,19 +858,24 @@ def create_app(
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            server.robots.shutdown(wait=False, cancel_futures=True)
+            server.db.shutdown(wait=True)  # the writes queued are made
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
     async def leaderboard(request: Request) -> Response:
-        return JSONResponse(server.store.leaderboard())
+        return JSONResponse(await server.db_call(server.store.leaderboard))
 
     async def record(request: Request) -> Response:
         try:
             rid = int(request.path_params["rid"])
         except ValueError:
-            return JSONResponse({"error": "a record id is a number"}, status_code=400)
-        rec = server.store.record(rid)
+            given = request.path_params["rid"][:40]
+            return JSONResponse({"error": f"a record id is a whole number, got {given!r}"}, status_code=400)
+        if not 1 <= rid <= RECORD_ID_MAX:  # SQLite's integers: a larger one failed inside the database (500)
+            return JSONResponse({"error": f"no record {str(rid)[:40]}: record ids are 1 to {RECORD_ID_MAX}"}, status_code=404)
+        rec = await server.db_call(server.store.record, rid)
         if rec is None:
             return JSONResponse({"error": f"no record {rid}"}, status_code=404)
         return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="record{rid}.json"'})

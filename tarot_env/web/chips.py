@@ -100,3 +100,21 @@ def forfeit(payout: Payout, seats: Sequence[int]) -> Payout:
     lost = set(seats)
     paid = tuple(0 if p in lost else x for p, x in enumerate(payout.paid))
     return Payout(paid, payout.bank + sum(payout.paid) - sum(paid))
+
+
+def cap_gains(payout: Payout, stakes: Sequence[int], shares: Sequence[tuple[int, int]]) -> Payout:
+    """Deals the clock played for a person earn him nothing: a seat's gain (what it receives beyond its
+    stake) is kept only in proportion ``shares[p] = (deals he played himself, deals of the game)``; the
+    rest goes to the bank. A loss is never reduced (idling must not pay), and a whole share changes nothing.
+
+    >>> cap_gains(Payout((0, 60, 0), 30), [30, 30, 30], [(1, 1), (0, 2), (1, 1)])
+    Payout(paid=(0, 30, 0), bank=60)
+    >>> cap_gains(Payout((0, 60, 0), 30), [30, 30, 30], [(1, 1), (1, 2), (1, 1)])
+    Payout(paid=(0, 45, 0), bank=45)
+    """
+    paid = []
+    for p, (x, s) in enumerate(zip(payout.paid, stakes)):
+        own, of = shares[p]
+        gain = x - s
+        paid.append(s + gain * own // of if gain > 0 else x)
+    return Payout(tuple(paid), payout.bank + sum(payout.paid) - sum(paid))

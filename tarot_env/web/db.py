@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import secrets
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.pool import StaticPool
 
-from tarot_env.web.room import START_CHIPS, User
+from tarot_env.web.room import START_CHIPS, RoomError, User
 
 metadata = MetaData()
 
@@ -97,6 +98,11 @@ records = Table(
 )
 
 
+def name_key(name: str) -> str:
+    """What makes two names the same name: case, width and spacing aside ("Alice", " ALICE", "Ａlice")."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
 def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
@@ -117,13 +123,51 @@ class Store:
             kwargs = {"connect_args": {"check_same_thread": False}}
         self.engine = create_engine(url, **kwargs)
         metadata.create_all(self.engine)
+        self._name_index: dict[str, tuple[int, str]] | None = None
 
     # ----------------------------------------------------------------------------- users
+    def _names(self) -> dict[str, tuple[int, str]]:
+        """Every name's key (:func:`name_key`) -> (user id, name), read once from the table and kept."""
+        if self._name_index is None:
+            with self.engine.connect() as c:
+                rows = c.execute(select(users.c.id, users.c.name).order_by(users.c.id)).all()
+            self._name_index = {}
+            for uid, name in rows:
+                self._name_index.setdefault(name_key(name), (uid, name))
+        return self._name_index
+
+    def check_name_free(self, name: str, user_id: int | None = None) -> None:
+        """:class:`RoomError` when another person (not ``user_id``) has ``name``, whatever its case."""
+        holder = self._names().get(name_key(name))
+        if holder is not None and holder[0] != user_id:
+            raise RoomError(f"the name {name!r} is taken (by {holder[1]!r}: names are unique, whatever their case); choose another")
+
     def new_user(self, name: str) -> User:
+        """A new person; :class:`RoomError` when his name is another's."""
+        self.check_name_free(name)
         token = secrets.token_urlsafe(24)
         with self.engine.begin() as c:
             uid = c.execute(insert(users).values(name=name, token=token, chips=START_CHIPS, xp=0, created=_now())).inserted_primary_key[0]
+        self._names()[name_key(name)] = (int(uid), name)
         return User(id=int(uid), name=name, token=token)
+
+    def new_guest(self) -> User:
+        """A new person who gave no name: "Guest" and a number nobody has."""
+        for _ in range(1000):
+            name = f"Guest {secrets.randbelow(1_000_000)}"
+            if name_key(name) not in self._names():
+                return self.new_user(name)
+        raise RoomError("no free guest name was found: say hello with a name")
+
+    def rename(self, user: User, name: str) -> None:
+        """``user`` takes ``name`` (:class:`RoomError` when it is another's); his old name is free again."""
+        self.check_name_free(name, user.id)
+        names = self._names()
+        if names.get(name_key(user.name), (None,))[0] == user.id:
+            del names[name_key(user.name)]
+        user.name = name
+        names[name_key(name)] = (user.id, name)
+        self.save_user(user)
 
     def user_by_token(self, token: str) -> User | None:
         with self.engine.connect() as c:
@@ -143,13 +187,19 @@ class Store:
         with self.engine.connect() as c:
             return (c.execute(select(func.max(tables.c.id))).scalar() or 0) + 1
 
-    def save_record(self, table_id: int, game_no: int, env: str, result: str, record: dict[str, Any]) -> int:
+    def next_record_id(self) -> int:
+        with self.engine.connect() as c:
+            return (c.execute(select(func.max(records.c.id))).scalar() or 0) + 1
+
+    def save_record(
+        self, table_id: int, game_no: int, env: str, result: str, record: dict[str, Any], record_id: int | None = None
+    ) -> int:
+        """One finished deal's record; ``record_id``: the id the server gave it (None: the next one)."""
+        values = dict(table_id=table_id, game_no=game_no, env=env, result=result, record=json.dumps(record), created=_now())
+        if record_id is not None:
+            values["id"] = record_id
         with self.engine.begin() as c:
-            rid = c.execute(
-                insert(records).values(
-                    table_id=table_id, game_no=game_no, env=env, result=result, record=json.dumps(record), created=_now()
-                )
-            ).inserted_primary_key[0]
+            rid = c.execute(insert(records).values(**values)).inserted_primary_key[0]
         return int(rid)
 
     def record(self, record_id: int) -> dict[str, Any] | None:

@@ -1,7 +1,9 @@
 """Experience points (XP) of the points leaderboard, as the rules page counts them.
 
-* Only official games count: a practice game, a cancelled game, and a game where two people at
-  the table share an address give nobody anything.
+* Only official games count: a practice game, a game without a second person at the table (practice
+  too), a cancelled game, and a game where two people at the table share an address give nobody anything.
+* The deals the clock (a time-out) or the robot (while he was away) played for a person earn him
+  nothing: his XP is scaled by the deals he played himself over the game's deals (room.Table._own_shares).
 * The winner gets 10 XP per player at the table (3 players: 30, 4 players: 40; robots are players
   at the table, they fill a seat), each loser 5.
 * The winner gets 10 XP more per deal beyond the first in the table's settings (a 3-deal game: +20).
@@ -19,13 +21,17 @@ XP_LOSER = 5
 XP_PER_EXTRA_DEAL = 10
 
 
-def counts_for_leaderboard(practice: bool, cancelled: bool, addresses: Sequence[str | None]) -> tuple[bool, str]:
+def counts_for_leaderboard(practice: bool, cancelled: bool, addresses: Sequence[str | None], solo: bool = False) -> tuple[bool, str]:
     """Whether a finished game gives XP, and why not. ``addresses``: the network addresses of the
-    people seated (robots excluded); two equal ones void the game's points."""
+    people seated (robots excluded); two equal ones void the game's points. ``solo``: the game started
+    with fewer than two people (a person alone with robots plays for practice: the robots are not
+    opponents anyone could lose to, and their stakes are the bank's)."""
     if practice:
         return False, "practice game"
     if cancelled:
         return False, "game cancelled"
+    if solo:
+        return False, "practice: no second person at the table"
     known = [a for a in addresses if a]
     if len(known) != len(set(known)):
         return False, "two people at the table share an address"

@@ -25,6 +25,7 @@ changes.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -34,7 +35,7 @@ import numpy as np
 
 import tarot_env
 from tarot_env.cli import views as cli_views
-from tarot_env.cli.play import agent_move, make_agents, refusal, rule_agent, title
+from tarot_env.cli.play import make_agents, refusal, rule_agent, title
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.state import Result as TarocchinoResult
 from tarot_env.rules.french import teams
@@ -42,6 +43,8 @@ from tarot_env.rules.french.state import Result as FrenchResult
 from tarot_env.web import chips as chip_rules
 from tarot_env.web import leaderboard
 from tarot_env.web.views import current_seat, deal_view, dealer_seat, refusal_words, result_view
+
+log = logging.getLogger("tarot_env.web")
 
 #: the robots a seat can hold: the names ``tarot play --agents`` takes
 ROBOTS = ("rules", "random", "pretrained", "pimc")
@@ -77,8 +80,13 @@ LIMITS: dict[str, tuple[type, float | None, float | None]] = {
     "private": (bool, None, None),
     "spectators": (bool, None, None),
 }
-#: what may change between two deals of a game; the others (what the game is played for) only between games
-BETWEEN_DEALS = ("time_per_turn", "deals", "private", "spectators")
+#: what may change between two deals of a game: who may watch or join later. The others (the deals, the
+#: time per turn, what the game is played for) are fixed from the game's start to its end: an owner ahead
+#: after two deals could otherwise cut a 20-deal game short (issue 30)
+BETWEEN_DEALS = ("private", "spectators")
+#: the largest magnitude a number in the settings may have before its range is checked: a number of
+#: thousands of digits is refused by its size (numpy's isfinite overflowed on it: "the server failed")
+_HUGE = 10**12
 
 
 def check_settings(changes: Any) -> dict[str, Any]:
@@ -94,8 +102,13 @@ def check_settings(changes: Any) -> dict[str, Any]:
             if not isinstance(value, bool):
                 raise RoomError(f"settings: {key} is true or false, got {str(value)[:40]!r}")
         else:
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise RoomError(f"settings: {key} is a number, got {str(value)[:40]!r}")
+            if isinstance(value, int) and abs(value) > _HUGE:
+                digits = len(str(abs(value)))
+                raise RoomError(f"settings: {key} must be between {low:g} and {high:g}, got a number of {digits} digits")
+            if not np.isfinite(value):
+                raise RoomError(f"settings: {key} is a finite number between {low:g} and {high:g}, got {value}")
             if kind is int and value != int(value):
                 raise RoomError(f"settings: {key} is a whole number, got {value}")
             if not low <= value <= high:  # type: ignore[operator]
@@ -242,6 +255,13 @@ class Table:
         self.deal_results: list[dict[str, Any]] = []
         self.cancel_votes: dict[int, bool] | None = None  # user id -> accepted, while a cancellation is proposed
         self.timeouts: list[tuple[int, str]] = []  # (seat, move) played by the bot at a time-out
+        self.solo = False  # this game has fewer than two people: practice (no XP, no chips), decided at its start
+        self.own_moves = [0] * num_players  # this deal: moves each person made himself
+        self.clock_moves = [0] * num_players  # this deal: moves the clock or the robot made for a person
+        self.own_deals = [0] * num_players  # this game: deals each person played himself (most of his moves his own)
+        self.steps = 0  # env steps and deals so far: a robot's move thought outside the lock applies only if unchanged
+        self.fallbacks: dict[int, dict[str, int]] = {}  # seat -> moves, exception, illegal, fallback (as the arena counts)
+        self.due: tuple[int, str] | None = None  # a robot's move due, for the server to think (advance(play=False))
         self.next_deal_options: dict[str, Any] | None = None  # a given deal (tests): reset(options=...)
 
     # ----------------------------------------------------------------------------- helpers
@@ -254,6 +274,12 @@ class Table:
             if s.user is not None and s.user.id == user.id:
                 return p
         return None
+
+    def player_seat(self, user: User) -> int | None:
+        """The seat ``user`` plays and sees the hand of: his seat, unless he abandoned it (after his
+        reconnection window the seat belongs to the robot to the end of the game)."""
+        p = self.seat_of(user)
+        return None if p is None or self.seats[p].abandoned else p
 
     def name_of(self, seat: int) -> str:
         s = self.seats[seat]
@@ -353,16 +379,20 @@ class Table:
         if self.state == "between":
             locked = [k for k in new if k not in BETWEEN_DEALS and new[k] != getattr(self.settings, k)]
             if locked:
-                raise RoomError(f"{', '.join(locked)} change between games only (the stakes are in the pot)")
-            if "deals" in new and new["deals"] <= self.deal_no:  # the game would go on past its own end
                 raise RoomError(
-                    f"settings: deals {new['deals']} is too few: this game has played {self.deal_no} deal(s), "
-                    f"so between its deals it is at least {self.deal_no + 1}"
+                    f"settings: {', '.join(locked)} are fixed once a game starts (the game ends as it began); "
+                    f"between its deals only {' and '.join(BETWEEN_DEALS)} may change"
                 )
         changed = {k: v for k, v in new.items() if getattr(self.settings, k) != v}
         self.settings = replace(self.settings, **new)
         if changed:
             self.log("the owner changed " + ", ".join(f"{k} to {v}" for k, v in changed.items()))
+
+    def renew_invite(self, user: User) -> None:
+        """The owner makes a new invitation: the old link no longer admits anyone (the people seated stay)."""
+        self._need_owner(user, "renew the invitation")
+        self.invite = secrets.token_urlsafe(12)
+        self.log("the owner renewed the invitation link")
 
     # ----------------------------------------------------------------------------- the game
     def start(self, user: User, now: float) -> None:
@@ -374,7 +404,8 @@ class Table:
         if empty:
             raise RoomError(f"seats {', '.join(map(str, empty))} are empty: seat people or robots there")
         st = self.settings
-        paying = st.chips and not st.practice
+        self.solo = len(self.people()) < 2  # alone with robots: practice (the robots' stakes are the bank's)
+        paying = st.chips and not st.practice and not self.solo
         if paying:
             short = [s.user.name for s in self.seats if s.user is not None and s.user.chips < st.stake]
             if short:
@@ -383,6 +414,7 @@ class Table:
         self.deal_no = 0
         self.totals = [0.0] * self.num_players
         self.deal_results = []
+        self.own_deals = [0] * self.num_players
         self.game_result = None
         self.cancel_votes = None
         self.stakes = [st.stake if paying else 0 for _ in self.seats]
@@ -403,6 +435,9 @@ class Table:
         else:
             self.env.reset(seed=self.seed * 1000 + self.dealt if self.seeded else secrets.randbits(63))
         self.dealt += 1
+        self.steps += 1
+        self.own_moves = [0] * self.num_players
+        self.clock_moves = [0] * self.num_players
         for agent in self.agents.values():
             if hasattr(agent, "bind"):  # the search agent samples from this deal, through its seat's beliefs
                 agent.bind(self.env.unwrapped)
@@ -434,6 +469,8 @@ class Table:
         p = self.seat_of(user)
         if p is None:
             raise RoomError("you are not seated at this table")
+        if self.seats[p].abandoned:
+            raise RoomError("you abandoned this game (your reconnection window ran out): the robot plays your seat to its end")
         if self.state != "playing":
             raise RoomError("no deal is in progress")
         if self.turn != p:
@@ -447,18 +484,42 @@ class Table:
             self.env.step(action)
         except IllegalActionError as err:
             raise RoomError(refusal_words(self.env_id, self.env.unwrapped, action, refusal(err))) from None
+        self.own_moves[p] += 1
         self._after_step(p, action, now, by="")
 
     def _play_for(self, p: int, now: float, why: str) -> None:
-        """A robot's move for seat ``p``: its own agent, or the rule-based bot for a person."""
-        raw = self.env.unwrapped
-        obs = self.env.observe(raw.agent_selection)
+        """A robot's move for seat ``p``, thought and played at once (the tests' clock; the server thinks
+        outside its lock with :meth:`robot_job` and :meth:`apply_robot`)."""
+        job = self.robot_job(p, why)
+        action, failure = job.think()
+        self.apply_robot(job, action, failure, now)
+
+    def robot_job(self, p: int, why: str) -> RobotJob:
+        """What a robot needs to think of seat ``p``'s move, copied, so that it can think in a worker thread."""
+        obs = self.env.observe(self.env.unwrapped.agent_selection)
+        obs = {k: np.array(v, copy=True) for k, v in obs.items()}
         agent = self.agents.get(p, self.fallback)
-        action = agent_move(agent, self.fallback, obs)
+        return RobotJob(self, p, why, self.steps, agent, self.fallback, obs, self.seats[p].robot or "rules")
+
+    def apply_robot(self, job: RobotJob, action: int, failure: str | None, now: float) -> bool:
+        """Play the move ``job`` thought of, if the table has not moved on meanwhile; whether it was played."""
+        p = job.seat
+        if self.steps != job.steps or self.state != "playing" or self.turn != p or self.cancel_votes is not None:
+            return False
+        if job.why == "robot" and not self.seats[p].bot_plays:  # the person came back while it thought
+            return False
+        counts = self.fallbacks.setdefault(p, {"moves": 0, "exception": 0, "illegal": 0, "fallback": 0})
+        counts["moves"] += 1
+        if failure is not None:
+            counts[failure] += 1
+            counts["fallback"] += 1
         self.env.step(action)
-        if why == "time-out":
-            self.timeouts.append((p, raw.action_to_string(action)))
-        self._after_step(p, action, now, by=why)
+        if self.seats[p].person:
+            self.clock_moves[p] += 1
+        if job.why == "time-out":
+            self.timeouts.append((p, self.env.unwrapped.action_to_string(action)))
+        self._after_step(p, action, now, by=job.why)
+        return True
 
     def _after_step(self, p: int, action: int, now: float, by: str) -> None:
         raw = self.env.unwrapped
@@ -467,6 +528,7 @@ class Table:
             text = cli_views.discard_text(self.env_id, text.split()[1])
         self.log(f"{self.name_of(p)}: {text}" + (f" ({by}: the robot played)" if by == "time-out" else ""))
         self.turn_since = now
+        self.steps += 1
         if raw.game_over:
             self._end_deal(now)
 
@@ -483,6 +545,9 @@ class Table:
             self.log(f"{cli_views.result_line(self.env_id, info)}: the cards are dealt again")
         else:
             self.deal_no += 1
+            for p in self.people():  # his own deal: he made at least as many of his moves as the clock did
+                if self.own_moves[p] > 0 and self.own_moves[p] >= self.clock_moves[p]:
+                    self.own_deals[p] += 1
             self.totals = [t + s for t, s in zip(self.totals, scores)]
             self.deal_results.append(info)
             self.log(cli_views.result_line(self.env_id, info))
@@ -531,7 +596,7 @@ class Table:
     def _end_game(self, cancelled: bool) -> None:
         st = self.settings
         addresses = [self.seats[p].address for p in self.people()]
-        official, reason = leaderboard.counts_for_leaderboard(st.practice, cancelled, addresses)
+        official, reason = leaderboard.counts_for_leaderboard(st.practice, cancelled, addresses, solo=self.solo)
         winners = [] if cancelled else self.winners()
         paying = any(self.stakes)
         forfeited = [p for p, s in enumerate(self.seats) if s.abandoned]
@@ -542,11 +607,14 @@ class Table:
         else:
             payout = chip_rules.split_pot(self.stakes, winners)
         payout = chip_rules.forfeit(payout, forfeited)  # an abandoner's share is lost, even if his robot won
+        own = self._own_shares()
+        payout = chip_rules.cap_gains(payout, self.stakes, own)  # what the clock won for a person goes to the bank
         for p, s in enumerate(self.seats):
             if s.user is not None:
                 s.user.chips += payout.paid[p]
         xp = leaderboard.game_xp(self.num_players, st.deals, winners) if official else [0] * self.num_players
         xp = [x if self.seats[p].person and not self.seats[p].abandoned else 0 for p, x in enumerate(xp)]
+        xp = [x * own[p][0] // own[p][1] for p, x in enumerate(xp)]  # only the deals he played himself earn
         for p, s in enumerate(self.seats):
             if s.user is not None:
                 s.user.xp += xp[p]
@@ -573,20 +641,32 @@ class Table:
         if self.on_game_end is not None:
             self.on_game_end(self, self.game_result)
 
+    def _own_shares(self) -> list[tuple[int, int]]:
+        """Each seat's share of the game that counts for it, as (numerator, denominator): a person's
+        deals played himself over the game's deals (the deals the clock played for him earn nothing);
+        a robot's seat is whole (what it wins goes back to the bank anyway)."""
+        deals = max(self.deal_no, 1)
+        return [(self.own_deals[p], deals) if s.person else (1, 1) for p, s in enumerate(self.seats)]
+
     # ----------------------------------------------------------------------------- cancellation
     def voters(self) -> list[int]:
-        """The people who vote on a cancellation: the people seated and connected (robots do not vote;
-        a person away has a robot in his seat and votes when he is back)."""
-        return [p for p, s in enumerate(self.seats) if s.person and s.connected and not s.abandoned]
+        """The people who vote on a cancellation: every person seated who has not abandoned (robots do
+        not vote; a person away votes when he is back, and the vote waits for him)."""
+        return [p for p, s in enumerate(self.seats) if s.person and not s.abandoned]
 
     def propose_cancel(self, user: User) -> None:
         p = self.seat_of(user)
-        if p is None:
+        if p is None or self.seats[p].abandoned:
             raise RoomError("only the people seated may propose a cancellation")
         if self.state not in ("playing", "between"):
             raise RoomError("there is no game in progress to cancel")
         if self.cancel_votes is not None:
             raise RoomError("a cancellation is already proposed: accept or refuse it")
+        if len(self.voters()) < 2:
+            raise RoomError(
+                "a cancellation needs another person's vote, and no other person plays this game: "
+                "finish it (alone with robots it is practice: it counts for nothing)"
+            )
         self.cancel_votes = {user.id: True}
         self.log(f"{user.name} proposes to cancel the game (every person must accept)")
         self._count_votes()
@@ -611,7 +691,12 @@ class Table:
     def _count_votes(self) -> None:
         if self.cancel_votes is None:
             return
-        needed = {self.seats[p].user.id for p in self.voters()}  # type: ignore[union-attr]
+        voters = self.voters()
+        if len(voters) < 2:  # the other people abandoned while the vote was open: nobody else can agree
+            self.cancel_votes = None
+            self.log("the cancellation fails: no other person is left to vote; the game goes on")
+            return
+        needed = {self.seats[p].user.id for p in voters}  # type: ignore[union-attr]
         if needed <= set(self.cancel_votes):
             self._end_game(cancelled=True)
 
@@ -654,10 +739,12 @@ class Table:
         return True
 
     # ----------------------------------------------------------------------------- the clock
-    def advance(self, now: float) -> bool:
+    def advance(self, now: float, play: bool = True) -> bool:
         """Do what the clock makes due; True if anything changed. At most one move per call, so that
-        the page sees each robot's card."""
+        the page sees each robot's card. ``play=False`` (the server): a robot's move that is due is not
+        thought here but left in :attr:`due` as ``(seat, why)``, for a worker thread."""
         before = self.version
+        self.due = None
         for p, s in enumerate(self.seats):
             away = s.person and not s.connected and not s.abandoned and s.away_since is not None
             if away and now - s.away_since >= self.reconnect_window:  # type: ignore[operator]
@@ -673,11 +760,16 @@ class Table:
         elif self.state == "playing" and self.cancel_votes is None:
             p = self.turn
             if p is not None:
+                why = None
                 if self.seats[p].bot_plays:
                     if now - self.turn_since >= self.robot_delay:
-                        self._play_for(p, now, "robot")
+                        why = "robot"
                 elif now - self.turn_since >= self.settings.time_per_turn:
-                    self._play_for(p, now, "time-out")
+                    why = "time-out"
+                if why is not None and play:
+                    self._play_for(p, now, why)
+                elif why is not None:
+                    self.due = (p, why)
         return self.version != before
 
     # ----------------------------------------------------------------------------- views
@@ -779,12 +871,14 @@ class Room:
             raise RoomError(f"there is no table {str(table_id)[:20]}")
         return self.tables[table_id]
 
-    def lobby(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.tables.values()]
+    def lobby(self, viewer: User | None = None) -> list[dict[str, Any]]:
+        """The tables listed to ``viewer``: the public ones, and the private ones he sits at."""
+        seated = (lambda t: t.seat_of(viewer) is not None) if viewer is not None else (lambda t: False)
+        return [t.summary() for t in self.tables.values() if not t.settings.private or seated(t)]
 
-    def advance(self, now: float) -> list[Table]:
-        """Every table's clock; the tables that changed."""
-        return [t for t in list(self.tables.values()) if t.advance(now)]
+    def advance(self, now: float, play: bool = True) -> list[Table]:
+        """Every table's clock; the tables that changed (``play``: as in :meth:`Table.advance`)."""
+        return [t for t in list(self.tables.values()) if t.advance(now, play)]
 
 
 def _penalty_scoring(env_id: str) -> bool:
@@ -795,3 +889,41 @@ def _penalty_scoring(env_id: str) -> bool:
     from tarot_env.rules.bolognese.games import game_spec
 
     return game_spec(env_id.removesuffix("_v0")).scoring == "penalty"
+
+
+@dataclass
+class RobotJob:
+    """A robot's move to think of, outside the room's lock: the seat, the observation (a copy), the agent
+    and the rule-based fallback, and the table's step count when it was asked (its answer applies only
+    if the table is still there)."""
+
+    table: Table
+    seat: int
+    why: str  # "robot" (a robot's seat, or a person away) or "time-out"
+    steps: int
+    agent: Any
+    fallback: Any
+    obs: dict[str, np.ndarray]
+    robot: str
+
+    def think(self) -> tuple[int, str | None]:
+        """The action, and how the agent failed when the fallback moved instead (None: it did not)."""
+        return robot_action(self.agent, self.fallback, self.obs, f"table {self.table.id} seat {self.seat} ({self.robot})")
+
+
+def robot_action(agent: Any, fallback: Any, obs: dict[str, np.ndarray], who: str = "a robot") -> tuple[int, str | None]:
+    """An agent's action, or the rule-based bot's where the agent raises (``"exception"``, logged with its
+    traceback) or answers an illegal move (``"illegal"``), as the arena counts its fallbacks."""
+    mask = np.asarray(obs["action_mask"], dtype=bool)
+    failure: str | None = None
+    if agent is not fallback:
+        try:
+            a = int(np.asarray(agent.act(obs["observation"], obs["action_mask"])).reshape(-1)[0])
+            if 0 <= a < len(mask) and mask[a]:
+                return a, None
+            failure = "illegal"
+            log.warning("tarot serve: %s answered the illegal action %s; the rule-based robot moves for it", who, a)
+        except Exception:  # a failing agent must not end the people's game: logged, and the rule-based bot moves
+            failure = "exception"
+            log.exception("tarot serve: %s failed; the rule-based robot moves for it", who)
+    return int(np.asarray(fallback.act(obs["observation"], obs["action_mask"])).reshape(-1)[0]), failure
