@@ -156,3 +156,27 @@ def test_the_end_of_a_tarocchino_hand_is_broken_down_by_side(env_id: str) -> Non
     assert sorted(p for side in score["sides"] for p in side) == list(range(raw.num_players))
     for k, total in enumerate(score["total"]):  # the kinds add up to each side's total
         assert sum(r["points"][k] for r in score["rows"]) == total
+
+
+def test_the_ecart_refusals_name_the_rule_for_the_card() -> None:
+    """A bout, a king, a trump not forced: each refused from the écart with its own reason."""
+    from tarot_env.cards.french import FRENCH_DECK
+
+    mine = [f"T{n}" for n in range(11, 22)] + ["EX", "KS"] + [f"{r}S" for r in range(1, 6)]
+    chien = ["7S", "8S", "9S", "10S", "1H", "2H"]
+    rest = [c for c in FRENCH_DECK.names if c not in mine and c not in chien]
+    env = tarot_env.make("french_tarot_v0")
+    env.reset(options={"deal": {"dealer": 3, "hands": [mine, rest[0::3], rest[1::3], rest[2::3]], "rest": chien}})
+    raw = env.unwrapped
+    for text in ("bid garde", "pass", "pass", "pass"):
+        env.step(raw.string_to_action(text))
+    reasons = {}
+    for name in ("T21", "EX", "KS", "T15"):
+        action = raw.string_to_action(f"discard {name}")
+        with pytest.raises(IllegalActionError) as err:
+            env.step(action)
+        reasons[name] = views.refusal_words("french_tarot_v0", raw, action, refusal(err.value))
+    assert reasons["T21"] == "You cannot put T21 aside now: T21 is a bout, and bouts never go in the écart."
+    assert "EX is a bout" in reasons["EX"]
+    assert reasons["KS"].endswith("kings never go in the écart.")
+    assert "only when you have no other card" in reasons["T15"]

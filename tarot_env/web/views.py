@@ -412,11 +412,22 @@ def refusal_words(env_id: str, raw: Any, action: int, reason: str) -> str:
         why = f"you do not hold {card_name}"
     elif cli_views.is_french(env_id) and verb == "play":
         why = _french_play_reason(raw, card_name) or why
+    elif cli_views.is_french(env_id) and verb == "discard" and "never be discarded" in why:
+        why = _french_ecart_reason(card_name)
     why = _REFERENCES.sub("", why)
     why = re.sub(r"\bplayer_(\d+)\b", r"seat \1", why)
     why = re.sub(r"\b(no_\w+|di_mio|va_bene|garde_\w+)\b", lambda m: m.group(1).replace("_", " "), why)
     why = why.replace("(or 's opening lead)", "").strip().rstrip(".")
     return f"You cannot {tried} now: {why}."
+
+
+def _french_ecart_reason(name: str) -> str:
+    """Why a card may not go in the French écart (docs/rules/french_tarot.md §4), for that card."""
+    if name in ("T1", "T21", "EX"):
+        return f"{name} is a bout, and bouts never go in the écart"
+    if name.startswith("K"):
+        return "kings never go in the écart"
+    return "a trump goes in the écart only when you have no other card to put there (and it is then shown)"
 
 
 def _french_play_reason(raw: Any, name: str) -> str | None:
