@@ -198,7 +198,7 @@ def test_illegal_move_is_refused_with_the_rules_reason_and_nothing_changes() -> 
     with pytest.raises(RoomError, match="not your turn"):
         t.move(other, 0, 1.0)
     play_ks = t.env.unwrapped.string_to_action("play KS")  # a bid is due: playing a card is not legal
-    with pytest.raises(RoomError, match="illegal move play KS"):
+    with pytest.raises(RoomError, match="You cannot play KS now: now is the time for the bidding"):
         t.move(user, play_ks, 1.0)
     with pytest.raises(RoomError, match="not an action id"):
         t.move(user, 10_000, 1.0)
