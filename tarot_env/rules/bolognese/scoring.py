@@ -894,7 +894,16 @@ def played_hands(
     return SCORING_MODES[rules.spec.scoring].hand(rules, state, rows, infos, sides, piles, tricks, decl)
 
 
-def _poste_hand(rules, state, rows, infos, sides, piles, tricks, decl):
+def _poste_hand(
+    rules: EndOfHand,
+    state: TarocchinoState,
+    rows: np.ndarray,
+    infos: list[dict[str, Any]],
+    sides: np.ndarray,
+    piles: np.ndarray,
+    tricks: np.ndarray,
+    decl: np.ndarray,
+) -> tuple[np.ndarray, list[HandPoints | None]]:
     """Terziglio (§10.6): the soloist against the other two, the winner's points in Poste, settled
     at once. A "di mio" Pozzo is already in the piles: the engine put it in the last trick's
     winner's pile before the Matto exchange (U25)."""
@@ -914,7 +923,16 @@ def _poste_hand(rules, state, rows, infos, sides, piles, tricks, decl):
     return res.settlement, _breakdowns(res.hand)
 
 
-def _sides_hand(rules, state, rows, infos, sides, piles, tricks, decl):
+def _sides_hand(
+    rules: EndOfHand,
+    state: TarocchinoState,
+    rows: np.ndarray,
+    infos: list[dict[str, Any]],
+    sides: np.ndarray,
+    piles: np.ndarray,
+    tricks: np.ndarray,
+    decl: np.ndarray,
+) -> tuple[np.ndarray, list[HandPoints | None]]:
     """Two sides, each counting its pile (§8.3, §11.7, §12.4; the state's arrays need no checks);
     Quindici rounds each side's score (§13) and keeps the raw one in the details."""
     last = sides[np.arange(len(rows)), state.ints[rows, LAST_WINNER]]
@@ -930,7 +948,16 @@ def _sides_hand(rules, state, rows, infos, sides, piles, tricks, decl):
     return np.take_along_axis(side_scores, sides, axis=1), _breakdowns(hs)
 
 
-def _penalty_hand(rules, state, rows, infos, sides, piles, tricks, decl):
+def _penalty_hand(
+    rules: EndOfHand,
+    state: TarocchinoState,
+    rows: np.ndarray,
+    infos: list[dict[str, Any]],
+    sides: np.ndarray,
+    piles: np.ndarray,
+    tricks: np.ndarray,
+    decl: np.ndarray,
+) -> tuple[np.ndarray, list[HandPoints | None]]:
     """Mattazza (§14.4–5): each for himself, among the players still in the match; the details
     name the hand's losers."""
     ints = state.ints
@@ -1012,7 +1039,15 @@ def settle_matches(
     return over & rules.match, next_dealer
 
 
-def _add_totals(rules, state, rows, idx, scores, infos, next_dealer) -> np.ndarray:
+def _add_totals(
+    rules: EndOfHand,
+    state: TarocchinoState,
+    rows: np.ndarray,
+    idx: np.ndarray,
+    scores: np.ndarray,
+    infos: list[dict[str, Any]],
+    next_dealer: np.ndarray,
+) -> np.ndarray:
     """A counted hand's scores added to the running totals (Quindici: the raw ones too, U24); the
     soloist deals next where the game's row says so (§10.7). Returns the rows counted."""
     ints, seat_ints = state.ints, state.seat_ints
@@ -1027,7 +1062,17 @@ def _add_totals(rules, state, rows, idx, scores, infos, next_dealer) -> np.ndarr
     return r
 
 
-def _sides_match(rules, state, rows, idx, scores, infos, over, winner, next_dealer) -> None:
+def _sides_match(
+    rules: EndOfHand,
+    state: TarocchinoState,
+    rows: np.ndarray,
+    idx: np.ndarray,
+    scores: np.ndarray,
+    infos: list[dict[str, Any]],
+    over: np.ndarray,
+    winner: np.ndarray,
+    next_dealer: np.ndarray,
+) -> None:
     """To a target (§8.4 end, §11.7, §12.3, §13; a tie U9), or a fixed number of hands (Quattro
     Scartate, §9; a tie U10)."""
     r = _add_totals(rules, state, rows, idx, scores, infos, next_dealer)
@@ -1040,7 +1085,17 @@ def _sides_match(rules, state, rows, idx, scores, infos, over, winner, next_deal
     winner[idx] = res
 
 
-def _poste_match(rules, state, rows, idx, scores, infos, over, winner, next_dealer) -> None:
+def _poste_match(
+    rules: EndOfHand,
+    state: TarocchinoState,
+    rows: np.ndarray,
+    idx: np.ndarray,
+    scores: np.ndarray,
+    infos: list[dict[str, Any]],
+    over: np.ndarray,
+    winner: np.ndarray,
+    next_dealer: np.ndarray,
+) -> None:
     """Terziglio (§10.7): every hand a game, settled at once; a match is ``match_hands`` hands,
     won by the highest total (a tie for it: a draw)."""
     r = _add_totals(rules, state, rows, idx, scores, infos, next_dealer)
@@ -1050,7 +1105,17 @@ def _poste_match(rules, state, rows, idx, scores, infos, over, winner, next_deal
     winner[idx] = np.where(unique, np.argmax(tot, axis=1), DRAW)
 
 
-def _penalty_match(rules, state, rows, idx, scores, infos, over, winner, next_dealer) -> None:
+def _penalty_match(
+    rules: EndOfHand,
+    state: TarocchinoState,
+    rows: np.ndarray,
+    idx: np.ndarray,
+    scores: np.ndarray,
+    infos: list[dict[str, Any]],
+    over: np.ndarray,
+    winner: np.ndarray,
+    next_dealer: np.ndarray,
+) -> None:
     """Mattazza (§14.6): each loser of a hand takes a penalty point; players drop out at the target
     (or the first two to 3 lose); the nearest seat to the dealer's right still in deals next."""
     ints, seat_ints = state.ints, state.seat_ints
