@@ -231,7 +231,7 @@ def result_view(env_id: str, info: dict[str, Any]) -> dict[str, Any]:
 
 FRENCH_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 BOLOGNESE_SUITS = {"S": "spade (swords)", "B": "bastoni (batons)", "C": "coppe (cups)", "D": "denari (coins)"}
-#: labels and one-line helps of the moves that are not a card (the Terziglio auction's words: tarocchino.md §10.3)
+#: labels and one-line helps of the moves that are not a card (the Terziglio auction's words: docs/rules/tarocchino.md §10.3)
 MOVE_WORDS: dict[str, tuple[str, str]] = {
     "pass": ("Pass", "do not take the contract"),
     "bid petite": ("Petite", "take: you need your points (x1)"),
