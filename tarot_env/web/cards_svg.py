@@ -147,10 +147,11 @@ def _emblem(name: str) -> str:
     if name == "SOL":  # the Sun: a disc and its rays
         rays = "".join(f'<path d="M30,46L{30 + 19 * c:g},{46 + 19 * s:g}" stroke="#e08a00" stroke-width="2.2"/>' for c, s in _compass(12))
         return rays + '<circle cx="30" cy="46" r="11" fill="#ffcc33" stroke="#e08a00" stroke-width="1.2"/>'
-    if name == "LUN":  # the Moon: a crescent among stars
+    if name == "LUN":  # the Moon: a crescent (a disc with the face's cream over it) among stars
         return (
-            '<path d="M36,30A16,16 0 1 0 36,62A12.5,12.5 0 1 1 36,30Z" fill="#c9d6e8" stroke="#4a5f7a" stroke-width="1.2"/>'
-            '<circle cx="42" cy="36" r="1.3" fill="#4a5f7a"/><circle cx="45" cy="50" r="1" fill="#4a5f7a"/>'
+            '<circle cx="27" cy="46" r="14" fill="#c9d6e8" stroke="#4a5f7a" stroke-width="1.2"/>'
+            '<circle cx="34" cy="41" r="12" fill="#fff4d6"/>'
+            '<circle cx="43" cy="56" r="1.4" fill="#4a5f7a"/><circle cx="46" cy="34" r="1" fill="#4a5f7a"/>'
         )
     if name == "BEG":  # the Bégato (the Magician): a hat, a wand and a cup on his table
         return (

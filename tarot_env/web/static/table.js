@@ -540,7 +540,8 @@ function renderCancel(t) {
 
 // ------------------------------------------------------------------------------------- play now
 // The first page's one button: a guest (the name typed, or "Guest" and a number) enters, creates a French
-// Tarot table for four, seats three rule-based robots and starts the deal, one request per table message.
+// Tarot table for four, seats three robots (the welcome's first: the rule-based one) and starts the deal,
+// one request per table message.
 let quickGame = null; // null, "hello" (waiting for the welcome), "create" (seating robots, then starting)
 
 function playNow() {
@@ -556,7 +557,7 @@ function quickStep(t) {
   if (!t.owner_is_you) { quickGame = null; return; }
   if (t.state !== "waiting") { quickGame = null; return; }
   const empty = t.seats.find((s) => s.kind === "empty");
-  if (empty) send({ type: "robot", seat: empty.seat, robot: "rules" });
+  if (empty) send({ type: "robot", seat: empty.seat, robot: ROBOTS[0] }); // the first robot of the welcome: the rule-based one
   else { quickGame = null; send({ type: "start" }); }
 }
 
