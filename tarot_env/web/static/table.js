@@ -175,6 +175,8 @@ function receive(m) {
     renderTable(m.table);
     show("table");
     if (quickGame === "create") quickStep(m.table);
+    // the écart being sent: the next card once the table has answered the one before
+    if (sending.length && m.table.deal && m.table.deal.aside && m.table.turn === m.table.you) sendAside(m.table.deal);
     document.body.dataset.tableMessages = String(Number(document.body.dataset.tableMessages || 0) + 1);
   } else if (m.type === "left") { // the owner closed the table to spectators: back to the lobby
     current = null;
@@ -350,7 +352,6 @@ function renderTable(t) {
   if (deal && deal.extra) priv.push(`+${deal.extra} cards to pick up after the claims`);
   $("private").textContent = priv.join(" — ");
   if (!moves.length) $("refusal").textContent = "";
-  if (sending.length && asideNeed && t.turn === youSeat) sendAside(deal);
   keepFocus(focusKey, t.turn === youSeat && moves.length > 0);
 
   // results, cancellation, log
