@@ -25,6 +25,7 @@ import functools
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -829,6 +830,23 @@ def _about(text: str | bytes) -> str | None:
     return None
 
 
+def warm_kernels(env_ids: Sequence[str] | None = None) -> None:
+    """Load the numba kernels of each game (its rules and the rule-based robot) by playing one deal of it
+    with the rule-based bot at every seat (default: every game). The first deal of a game in a process
+    loads them (about 2 s on 2 cores from numba's cache, far more when it is cold), and a table's deal is
+    dealt on the event loop: ``tarot serve`` does it in a thread at start-up, before anyone starts a game.
+    A failure is logged (the game's first table then loads them itself)."""
+    from tarot_env.agents import rule_agent
+    from tarot_env.envs.env_docs import make_env
+    from tarot_env.warmup import play_aec
+
+    for env_id in tarot_env.ENV_IDS if env_ids is None else env_ids:
+        try:
+            play_aec(make_env(env_id), rule_agent(env_id), seed=0)
+        except Exception:
+            log.exception("tarot serve: warming the kernels of %s failed", env_id)
+
+
 def create_app(
     db: str = "runs/tarot_web.sqlite",
     *,
@@ -839,17 +857,21 @@ def create_app(
     silence: float = 30.0,
     limits: Limits | None = None,
     allowed_origins: Sequence[str] = (),
+    warm: bool = False,
 ) -> Starlette:
     """The Starlette app: ``/`` the page, ``/ws`` the WebSocket, ``/api/...`` the leaderboard and the records.
     ``heartbeat``: seconds between pings to every browser; ``silence``: seconds without a word after which a
     connection is dropped and its person is away (:meth:`Server.check_silence`). ``limits``: the room's
     bounds (:class:`Limits`); ``allowed_origins``: web origins besides the room's own host whose pages may
-    open ``/ws`` (``https://tarot.example``)."""
+    open ``/ws`` (``https://tarot.example``). ``warm``: load every game's kernels in a thread at start-up
+    (:func:`warm_kernels`; ``tarot serve`` does)."""
     server = Server(Store(db), room, records_dir, tick, heartbeat, silence, limits, allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tasks = [asyncio.create_task(loop()) for loop in (server.run_clock, server.run_heartbeat, server.run_lobby)]
+        if warm:  # a daemon thread: nothing waits for it, and it does not keep the process alive
+            threading.Thread(target=warm_kernels, name="tarot-warm", daemon=True).start()
         try:
             yield
         finally:

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         table_idle=args.table_idle,
     )
     try:
-        app = create_app(args.db, room=room, records_dir=args.records, limits=limits, allowed_origins=args.allowed_origin or ())
+        app = create_app(args.db, room=room, records_dir=args.records, limits=limits, allowed_origins=args.allowed_origin or (), warm=True)
     except Exception as err:  # a folder that cannot be made, a file that is not a database ...
         sock.close()
         reason = str(getattr(err, "orig", None) or err).splitlines()[0]
