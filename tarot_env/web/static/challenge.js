@@ -1,9 +1,9 @@
 // The duplicate challenge's page (tarot_env/web/challenge_web.py): one fixed deal against robots, then the
 // comparison with the agents and the people who played it. Every server string goes into the page as text
 // (textContent, text nodes), never as HTML. The person is the room's token, kept in localStorage.
+import { face as cardFace } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
 let current = null; // the last deal view the server sent
 
 function el(tag, attrs = {}, ...children) {
@@ -29,16 +29,7 @@ function token() { return localStorage.getItem("tarot-token"); }
 function french() { return !current || current.env.startsWith("french"); }
 
 function face(name) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 60 90");
-  svg.setAttribute("class", "face");
-  svg.setAttribute("aria-hidden", "true");
-  if (/^[A-Z0-9]{1,3}$/.test(name)) {
-    const use = document.createElementNS(SVG, "use");
-    use.setAttribute("href", `/static/cards.svg#${french() ? "fr" : "bo"}-${name}`);
-    svg.append(use);
-  }
-  return svg;
+  return cardFace(name, french());
 }
 
 function cardEl(c) {

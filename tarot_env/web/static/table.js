@@ -1,6 +1,7 @@
 // The page of `tarot serve`: one WebSocket, the lobby, a table, the leaderboard.
 // Every text that comes from the server (names above all) is put in the page with textContent,
 // never as HTML: a name such as <img onerror=...> shows as those characters.
+import { face as cardFace } from "./cards.js";
 
 // what the menus offer comes from the server's welcome (the games, their titles and player counts,
 // the room's robots and settings' limits): the page keeps no copy of them
@@ -61,7 +62,6 @@ function show(section) {
 // A card is a button showing its face from the sprite the project draws (static/cards.svg, made by
 // tarot_env/web/cards_svg.py), named by the one notation of docs/interface.md (KH, T21, EX; KS, ANG, MAT):
 // the same name the log, the buttons and the end of a deal write. Its accessible name says it in words.
-const SVG = "http://www.w3.org/2000/svg";
 const FR_SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const BO_SUITS = { S: "spade (swords)", B: "bastoni (batons)", C: "coppe (cups)", D: "denari (coins)" };
 const RANK_WORDS = { K: "king", Q: "queen", N: "knight", J: "jack", A: "ace" };
@@ -83,16 +83,7 @@ function cardWords(name) {
 
 /** The face of card ``name``: an <svg> using the sprite's symbol (a name not of the notation draws nothing). */
 function face(name) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 60 90");
-  svg.setAttribute("class", "face");
-  svg.setAttribute("aria-hidden", "true");
-  if (/^[A-Z0-9]{1,3}$/.test(name)) {
-    const use = document.createElementNS(SVG, "use");
-    use.setAttribute("href", `/static/cards.svg#${french() ? "fr" : "bo"}-${name}`);
-    svg.append(use);
-  }
-  return svg;
+  return cardFace(name, french());
 }
 
 function cardEl(c, extra = {}) {
