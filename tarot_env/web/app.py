@@ -875,9 +875,12 @@ def create_app(
         try:
             yield
         finally:
-            for task in tasks:
+            # the clock's loops and the robots' thinking tasks they spawned: none may submit to the
+            # executors once they are shut down (that raised "cannot schedule new futures" at exit)
+            spawned = [*tasks, *server._tasks]
+            for task in spawned:
                 task.cancel()
-            for task in tasks:
+            for task in spawned:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             server.robots.shutdown(wait=False, cancel_futures=True)
