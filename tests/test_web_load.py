@@ -203,6 +203,41 @@ def test_an_agents_failure_is_logged_and_the_rule_based_robot_moves(caplog: Any)
     assert "the model's file is corrupt" in caplog.text and "seat 1" in caplog.text
 
 
+@within(90)
+def test_a_robot_that_never_answers_is_replaced_by_the_rule_based_robot(tmp_path: Path, caplog: Any) -> None:
+    """A robot whose agent never returned left its table "thinking" forever: past the room's robot_timeout
+    the rule-based robot moves for it (logged), and the hung agent is not asked again while it hangs."""
+    release = threading.Event()
+    asked: list[int] = []
+
+    class Hung:
+        def act(self, obs: Any, mask: Any) -> int:
+            asked.append(1)
+            release.wait(120)  # a model that never answers (released at the end, so its thread ends)
+            return int(mask.nonzero()[0][0])
+
+    room = Room(robot_delay=0.0, pause=0.0, robot_timeout=0.2)
+    app = create_app(str(tmp_path / "r.sqlite"), room=room, tick=0.005, heartbeat=3600.0, silence=7200.0)
+    try:
+        with caplog.at_level(logging.WARNING, logger="tarot_env.web"), TestClient(app) as client, client.websocket_connect("/ws") as ann:
+            hello(ann, "Ann")
+            open_table(ann, "french_tarot_v0", 3, "rules")
+            table = room.tables[1]
+            made = table._make_agent
+            table._make_agent = lambda seat, robot: Hung() if seat == 1 else made(seat, robot)  # type: ignore[method-assign]
+            ann.send_text(json.dumps({"type": "settings", "changes": {"time_per_turn": 0.1}}))  # the clock plays her turns
+            ann.send_text(json.dumps({"type": "start"}))
+            m = receive_until(ann, lambda m: m["type"] == "table" and m["table"]["game_result"] is not None, limit=20000)
+            assert m["table"]["state"] == "over"
+            counts = table.fallbacks[1]
+            assert counts["moves"] > 1 and counts["timeout"] == counts["fallback"] == counts["moves"], counts
+            assert asked == [1]  # asked once: its next moves went to the rule-based robot at once
+            assert table.fallbacks[2]["fallback"] == 0
+            assert "table 1 seat 1 (rules) did not answer within 0.2 s" in caplog.text
+    finally:
+        release.set()
+
+
 # ------------------------------------------------------------------------------ the lobby, idle tables
 @within(60)
 def test_the_lobby_goes_only_to_those_looking_at_it(tmp_path: Path) -> None:

@@ -253,9 +253,10 @@ class Server:
     """The room, the database and the connections of one ``tarot serve``.
 
     Nothing under the room's lock waits on anything: a message to a browser goes into its bounded queue
-    (:meth:`post`), a robot thinks in a worker thread (:meth:`_think`) and its move is applied under the
-    lock only if the table has not moved on, and the database is called in its own single thread
-    (:meth:`db_call`, :meth:`db_later`: in order, off the event loop)."""
+    (:meth:`post`), a robot thinks in a worker thread (:meth:`_think`, for at most the room's
+    ``robot_timeout``) and its move is applied under the lock only if the table has not moved on, and the
+    database is called in its own single thread (:meth:`db_call`, :meth:`db_later`: in order, off the
+    event loop)."""
 
     def __init__(
         self,
@@ -288,6 +289,10 @@ class Server:
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-db")  # one: calls in order
         self.robots = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tarot-robot")
         self.thinking: set[int] = set()  # tables whose robot is thinking now
+        # the rule-based robot's moves for agents that did not answer in time: a thread of its own, free
+        # when every robot's thread is held by an agent that hangs
+        self.rescue = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-rescue")
+        self.hung: set[int] = set()  # id() of the agents whose move timed out and has not returned yet
         self.per_address: dict[str | None, int] = {}
         self.address_buckets: dict[str | None, Bucket] = {}
         self.create_buckets: dict[str | None, Bucket] = {}
@@ -488,9 +493,24 @@ class Server:
             await asyncio.sleep(self.tick)
 
     async def _think(self, job: RobotJob) -> None:
-        """A robot's move thought in a worker thread, then played under the lock if the table is unchanged."""
+        """A robot's move thought in a worker thread, then played under the lock if the table is unchanged.
+
+        An agent that has not answered after the room's ``robot_timeout`` seconds is left thinking in its
+        thread (a thread cannot be stopped) and the rule-based robot moves instead, in a thread of its own,
+        as when an agent raises; until that agent answers, its seat's next moves go to the rule-based robot
+        at once, so that one agent that hangs holds at most one worker thread."""
+        loop = asyncio.get_running_loop()
         try:
-            action, failure = await asyncio.get_running_loop().run_in_executor(self.robots, job.think)
+            if id(job.agent) in self.hung:
+                log.warning("tarot serve: %s has still not answered its last move; the rule-based robot moves for it", job.who)
+                action, failure = await loop.run_in_executor(self.rescue, job.fall_back)
+            else:
+                thought = loop.run_in_executor(self.robots, job.think)
+                try:
+                    action, failure = await asyncio.wait_for(asyncio.shield(thought), self.room.robot_timeout)
+                except TimeoutError:
+                    self._hangs(job, thought)
+                    action, failure = await loop.run_in_executor(self.rescue, job.fall_back)
             async with self.lock:
                 if job.table.apply_robot(job, action, failure, time.monotonic()):
                     self.post_table(job.table)
@@ -498,6 +518,19 @@ class Server:
             log.exception("tarot serve: a robot's move at table %s failed; the clock tries again", job.table.id)
         finally:
             self.thinking.discard(job.table.id)
+
+    def _hangs(self, job: RobotJob, thought: asyncio.Future[Any]) -> None:
+        """``job``'s agent did not answer in time: logged, and marked until its thread returns."""
+        log.error("tarot serve: %s did not answer within %g s; the rule-based robot moves for it", job.who, self.room.robot_timeout)
+        key = id(job.agent)
+        self.hung.add(key)
+
+        def answered(future: asyncio.Future[Any]) -> None:  # on the loop, when (if ever) the agent's thread returns
+            self.hung.discard(key)
+            if not future.cancelled():
+                future.exception()  # retrieved: a late failure is not reported as never retrieved
+
+        thought.add_done_callback(answered)
 
     def close_idle_tables(self, now: float) -> None:
         """Close the tables out of a game that nobody changed for ``table_idle`` seconds and that are
@@ -884,6 +917,7 @@ def create_app(
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             server.robots.shutdown(wait=False, cancel_futures=True)
+            server.rescue.shutdown(wait=False, cancel_futures=True)
             server.db.shutdown(wait=True)  # the writes queued are made
 
     async def index(request: Request) -> Response:

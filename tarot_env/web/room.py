@@ -48,6 +48,9 @@ log = logging.getLogger("tarot_env.web")
 
 #: the robots a seat can hold: the names ``tarot play --agents`` takes
 ROBOTS = ("rules", "random", "pretrained", "pimc")
+#: the seconds a robot may think of one move (the server's default): the search robot's own budget is
+#: 0.25 s a decision and the others answer in milliseconds, so past this one it is taken to hang
+ROBOT_TIMEOUT = 5.0
 #: chips a new user starts with (the page: chips are needed to cover a table's stake)
 START_CHIPS = 1000
 
@@ -508,7 +511,7 @@ class Table:
             return False
         if job.why == "robot" and not self.seats[p].bot_plays:  # the person came back while it thought
             return False
-        counts = self.fallbacks.setdefault(p, {"moves": 0, "exception": 0, "illegal": 0, "fallback": 0})
+        counts = self.fallbacks.setdefault(p, {"moves": 0, "exception": 0, "illegal": 0, "timeout": 0, "fallback": 0})
         counts["moves"] += 1
         if failure is not None:
             counts[failure] += 1
@@ -836,9 +839,16 @@ class Table:
 class Room:
     """All the tables and the people of one server. The app keeps one; the tests make their own."""
 
-    def __init__(self, *, robot_delay: float = 0.6, pause: float = 6.0, reconnect_window: float = 180.0) -> None:
+    def __init__(
+        self, *, robot_delay: float = 0.6, pause: float = 6.0, reconnect_window: float = 180.0, robot_timeout: float = ROBOT_TIMEOUT
+    ) -> None:
+        if not robot_timeout > 0:
+            raise ValueError(f"robot_timeout is the seconds a robot may think (> 0), got {robot_timeout!r}")
         self.tables: dict[int, Table] = {}
         self.robot_delay = robot_delay
+        #: the seconds the server lets a robot think of a move before the rule-based robot moves instead
+        #: (:meth:`tarot_env.web.app.Server._think`): an agent that never answers must not stop its table
+        self.robot_timeout = robot_timeout
         self.pause = pause
         self.reconnect_window = reconnect_window
         self._next_id = 1
@@ -908,12 +918,21 @@ class RobotJob:
 
     def think(self) -> tuple[int, str | None]:
         """The action, and how the agent failed when the fallback moved instead (None: it did not)."""
-        return robot_action(self.agent, self.fallback, self.obs, f"table {self.table.id} seat {self.seat} ({self.robot})")
+        return robot_action(self.agent, self.fallback, self.obs, self.who)
+
+    @property
+    def who(self) -> str:
+        return f"table {self.table.id} seat {self.seat} ({self.robot})"
+
+    def fall_back(self) -> tuple[int, str | None]:
+        """The rule-based robot's action, for an agent that did not answer in time (``"timeout"``)."""
+        return robot_action(self.fallback, self.fallback, self.obs, self.who)[0], "timeout"
 
 
 def robot_action(agent: Any, fallback: Any, obs: dict[str, np.ndarray], who: str = "a robot") -> tuple[int, str | None]:
     """An agent's action, or the rule-based bot's where the agent raises (``"exception"``, logged with its
-    traceback) or answers an illegal move (``"illegal"``), as the arena counts its fallbacks."""
+    traceback) or answers an illegal move (``"illegal"``), as the arena counts its fallbacks. One that does
+    not answer at all is the server's to catch (``"timeout"``, :meth:`RobotJob.fall_back`)."""
     mask = np.asarray(obs["action_mask"], dtype=bool)
     failure: str | None = None
     if agent is not fallback:
