@@ -23,6 +23,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 #: the agent names, as a refusal lists them
 AGENT_NAMES = "random, rules, pretrained, pimc[:samples=N,time=S], sb3:<path-to-zip> or rllib:<checkpoint>[#module]"
 
@@ -89,6 +91,48 @@ def _rllib_agent(spec: str) -> Any:
     if not Path(checkpoint).is_dir():
         raise ValueError(f"agent {spec!r}: there is no checkpoint folder {checkpoint!r}; give the folder algo.save() wrote")
     return rllib.RLlibPolicyAgent.from_checkpoint(checkpoint, module or rllib.SHARED_POLICY)
+
+
+def make_agents(
+    specs: list[str], env_id: str, seats: list[int], seed: int, target: int | None, num_players: int | None = None
+) -> dict[int, tuple[str, Any]]:
+    """``{seat: (name, agent)}`` for the agents' seats, the specs given in seat order and cycled.
+
+    Each seat's agent is seeded with ``seed + seat``; ``target`` is the match's, told to the rule-based
+    bot. ``num_players``: the table's, so that a model trained for another table is refused now rather
+    than replaced by the bot at every move. A bad name or model ends the command (``SystemExit``) with
+    the sentence a player reads: ``tarot play`` and the room seat agents this way."""
+    from tarot_env.agents import rule_agent
+
+    out = {}
+    for k, seat in enumerate(seats):
+        spec = specs[k % len(specs)]
+        try:
+            if spec == "rules":
+                agent = rule_agent(env_id, target)
+            else:
+                agent = make_agent(spec, env_id, seed + seat, num_players=num_players)
+        except ModuleNotFoundError as err:
+            raise SystemExit(f'tarot play: agent {spec!r} needs {err.name}, from the train extra: pip install "tarot_env[train]"') from err
+        except ValueError as err:
+            raise SystemExit(f"tarot play: error: {err}") from err
+        except OSError as err:  # a model file that is not there
+            raise SystemExit(f"tarot play: cannot load agent {spec!r}: {err}") from err
+        out[seat] = (spec.split(":", 1)[0], agent)
+    return out
+
+
+def agent_move(agent: Any, fallback: Any, obs: dict[str, np.ndarray]) -> int:
+    """An agent's action; the ``fallback`` agent's (the rule-based bot) where the agent fails or
+    answers an illegal move: a failing model must not end a human's game."""
+    mask = np.asarray(obs["action_mask"], dtype=bool)
+    try:
+        a = int(np.asarray(agent.act(obs["observation"], obs["action_mask"])).reshape(-1)[0])
+        if 0 <= a < len(mask) and mask[a]:
+            return a
+    except Exception:  # an sb3 policy that fails must not end the human's game: the rule-based bot moves
+        pass
+    return int(np.asarray(fallback.act(obs["observation"], obs["action_mask"])).reshape(-1)[0])
 
 
 def split_agents(text: str) -> list[str]:

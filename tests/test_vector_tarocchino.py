@@ -992,10 +992,9 @@ def test_unknown_or_bad_env_options_are_refused(env_id, options, error, fragment
 
 def test_mattazza_is_played_by_4_by_default():
     """Mattazza (3 to 6 players) needs no num_players: 4, in the AEC env, its module, the vector
-    env, the single-agent view and the CLI alike."""
+    env, the single-agent view and the table of env facts (the CLI's) alike."""
     import gymnasium
 
-    from tarot_env.cli import listing, play
     from tarot_env.rules.bolognese.config import TarocchinoConfig
     from tarot_env.rules.bolognese.deal import DEFAULT_PLAYERS
 
@@ -1011,8 +1010,10 @@ def test_mattazza_is_played_by_4_by_default():
     assert out.observations.shape == (8, tarot_env.make("mattazza_v0", num_players=4).encoder.size)
     single = gymnasium.make(tarot_env.GYMNASIUM_IDS["mattazza_v0"])
     assert single.unwrapped.env.num_players == 4
-    assert play.default_players("mattazza_v0") == 4
-    assert listing.players("mattazza_v0") == "3 to 6 (default 4)"
+    from tarot_env.tables import facts
+
+    assert facts("mattazza_v0").default_players == 4  # what tarot play and the room seat
+    assert facts("mattazza_v0").players_text() == "3 to 6 (default 4)"  # what tarot list prints
     # the count is still checked when given
     assert len(tarot_env.make("mattazza_v0", num_players=6).possible_agents) == 6
     with pytest.raises(ValueError, match="num_players=2"):

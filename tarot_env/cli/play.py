@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -22,9 +21,21 @@ import numpy as np
 
 import tarot_env
 from tarot_env.agents import rule_agent
+from tarot_env.agents.factory import agent_move, make_agents
 from tarot_env.cli import checks, views
 from tarot_env.cli.lines import LineReader
 from tarot_env.errors import IllegalActionError
+from tarot_env.moves import CARD_VERBS, legal_moves, refusal
+from tarot_env.tables import facts
+
+# The room (tarot_env/web) still imports these from here until it reads their homes
+# (tarot_env.moves, tarot_env.agents.factory, tarot_env.tables): kept importable meanwhile.
+__all__ = ["agent_move", "legal_moves", "make_agents", "refusal", "rule_agent", "run", "title"]
+
+
+def title(env_id: str) -> str:
+    """The game's name shown to people (its row's, :mod:`tarot_env.tables`)."""
+    return facts(env_id).title
 
 
 class QuitGameError(Exception):
@@ -33,23 +44,6 @@ class QuitGameError(Exception):
 
 class MoveError(ValueError):
     """A typed move that is not understood (a typo): the reason, for the player."""
-
-
-def default_players(env_id: str) -> int:
-    """The env's own default player count: 4 for French Tarot and Mattazza, else the game's one count."""
-    if views.is_french(env_id):
-        return 4
-    from tarot_env.rules.bolognese.deal import DEFAULT_PLAYERS
-
-    return DEFAULT_PLAYERS[env_id[: -len("_v0")]]
-
-
-def title(env_id: str) -> str:
-    if views.is_french(env_id):
-        return "French Tarot"
-    from tarot_env.rules.bolognese.deal import GAME_TITLES
-
-    return GAME_TITLES[env_id[: -len("_v0")]]
 
 
 def parse_value(text: str) -> Any:
@@ -101,58 +95,11 @@ def check_options(options: dict[str, Any]) -> None:
             )
 
 
-# ------------------------------------------------------------------------------------- agents
-def make_agents(
-    specs: list[str], env_id: str, seats: list[int], seed: int, target: int | None, num_players: int | None = None
-) -> dict[int, tuple[str, Any]]:
-    """``{seat: (name, agent)}`` for the agents' seats, the specs given in seat order and cycled.
-
-    ``num_players``: the table's, so that a model trained for another table is refused now rather
-    than replaced by the bot at every move."""
-    from tarot_env.agents.factory import make_agent
-
-    out = {}
-    for k, seat in enumerate(seats):
-        spec = specs[k % len(specs)]
-        try:
-            if spec == "rules":
-                agent = rule_agent(env_id, target)
-            else:
-                agent = make_agent(spec, env_id, seed + seat, num_players=num_players)
-        except ModuleNotFoundError as err:
-            raise SystemExit(f'tarot play: agent {spec!r} needs {err.name}, from the train extra: pip install "tarot_env[train]"') from err
-        except ValueError as err:
-            raise SystemExit(f"tarot play: error: {err}") from err
-        except OSError as err:  # a model file that is not there
-            raise SystemExit(f"tarot play: cannot load agent {spec!r}: {err}") from err
-        out[seat] = (spec.split(":", 1)[0], agent)
-    return out
-
-
-def agent_move(agent: Any, fallback: Any, obs: dict[str, np.ndarray]) -> int:
-    """An agent's action; the rule-based bot's where the agent fails or answers an illegal move."""
-    mask = np.asarray(obs["action_mask"], dtype=bool)
-    try:
-        a = int(np.asarray(agent.act(obs["observation"], obs["action_mask"])).reshape(-1)[0])
-        if 0 <= a < len(mask) and mask[a]:
-            return a
-    except Exception:  # an sb3 policy that fails must not end the human's game: the rule-based bot moves
-        pass
-    return int(np.asarray(fallback.act(obs["observation"], obs["action_mask"])).reshape(-1)[0])
-
-
 # ------------------------------------------------------------------------------------- input
-def legal_moves(env_id: str, raw: Any) -> list[tuple[int, str]]:
-    """The legal moves as ``(action, string)``, in the order of the hand (the numbers the player types)."""
-    deck = views.deck_of(env_id)
-    moves = [(a, raw.action_to_string(a)) for a in raw.legal_actions()]
-    return sorted(moves, key=lambda m: views.action_sort_key(deck, m[1], m[0]))
-
-
 def format_moves(moves: list[tuple[int, str]], width: int = 100) -> str:
     """``1) KS  2) 7S …`` under ``play a card:`` when every move plays (discards, calls …) a card, else full strings."""
     verbs = {s.split()[0] for _, s in moves}
-    one_verb = len(verbs) == 1 and next(iter(verbs)) in views.CARD_VERBS
+    one_verb = len(verbs) == 1 and next(iter(verbs)) in CARD_VERBS
     items = [f"{i}) {s.split()[1] if one_verb else s}" for i, (_, s) in enumerate(moves, 1)]
     head = f"legal moves ({next(iter(verbs))} a card):" if one_verb else "legal moves:"
     lines, line = [head], ""
@@ -185,26 +132,21 @@ def parse_move(text: str, env_id: str, raw: Any, moves: list[tuple[int, str]]) -
     by_word = [a for a, s in moves if s.split()[-1].lower() == word]
     if len(by_word) == 1:
         return by_word[0]
-    deck = views.deck_of(env_id)
+    deck = facts(env_id).deck
     try:
         card = deck.parse(t)
     except (ValueError, TypeError):
-        examples = "KS, 10H, T21, EX" if views.is_french(env_id) else "KS, AD, 10B, ANG, M1, MAT"
+        examples = facts(env_id).card_examples
         raise MoveError(
             f"{t!r} is not a card or a move: cards are written like {examples} (docs/cards.md), moves like "
             f"{', '.join(repr(s) for _, s in moves[:2])}, or type a move's number (1-{len(moves)})"
         ) from None
-    verbs = sorted({s.split()[0] for _, s in moves if s.split()[0] in views.CARD_VERBS})
+    verbs = sorted({s.split()[0] for _, s in moves if s.split()[0] in CARD_VERBS})
     verb = verbs[0] if len(verbs) == 1 else "play"
     try:
         return raw.string_to_action(f"{verb} {deck.names[card]}")
     except ValueError as err:
         raise MoveError(f"{deck.names[card]} cannot be used now ({err})") from None
-
-
-def refusal(err: Exception) -> str:
-    """The env's reason for refusing an action, without its list of legal actions (printed apart, numbered)."""
-    return re.sub(r";\s*legal (actions|now):.*$", "", str(err), flags=re.S)
 
 
 HELP = (
@@ -246,7 +188,7 @@ class Session:
     def play_episode(self, env: Any, heading: str) -> None:
         """Play one env episode (a deal, a hand, or a whole match) to its end."""
         raw = env.unwrapped
-        french = views.is_french(self.env_id)
+        french = facts(self.env_id).french
         for _, agent in self.agents.values():
             if hasattr(agent, "bind"):  # a search agent samples from this table (through its seat's beliefs)
                 agent.bind(raw)
@@ -292,7 +234,7 @@ class Session:
         """Print a trick as it is won, and a deal's (hand's) result as it ends; add up the scores.
         ``sides``: a Tarocchino hand's sides before the step (:func:`views.tarocchino_hand_end`)."""
         raw = env.unwrapped
-        french = views.is_french(self.env_id)
+        french = facts(self.env_id).french
         ended = raw.game_over if french else len(raw.hands_played()) > hands_before
         tricks = views.tricks_done(self.env_id, env)
         if tricks > tricks_before:
@@ -373,9 +315,7 @@ def match_winner(env_id: str, info: dict[str, Any]) -> str:
     w = info.get("game_winner")
     if w is None or w < 0:
         return "a draw"
-    from tarot_env.rules.bolognese.games import game_spec
-
-    if game_spec(env_id.removesuffix("_v0")).sides == "partners":
+    if facts(env_id).partners:
         return f"won by the side of player_{w} and player_{w + 2}"
     return f"won by player_{w}"
 
@@ -405,8 +345,8 @@ def run(args: argparse.Namespace) -> int:
     env_id = args.env_id
     if env_id not in tarot_env.ENV_IDS:
         raise SystemExit(f"tarot play: error: unknown env id {env_id!r}; the env ids are {', '.join(tarot_env.ENV_IDS)} (tarot list)")
-    french = views.is_french(env_id)
-    n = args.players if args.players is not None else default_players(env_id)  # 0 is refused, not read as the default
+    french = facts(env_id).french
+    n = args.players if args.players is not None else facts(env_id).default_players  # 0 is refused, not read as the default
     if why := checks.players_error(env_id, n):
         raise SystemExit(f"tarot play: error: {why}")
     options = parse_options(args.option)
@@ -462,7 +402,7 @@ def run(args: argparse.Namespace) -> int:
     deals = 1 if match else (args.deals or (None if (french and args.target is not None) else 1))
     unit = "deal" if french else "hand"  # what the game counts: a Tarocchino game is played in hands
     what = "a game (match)" if match else f"{deals} {unit}(s)" if deals else f"deals until a total reaches {args.target}"
-    session.say(f"{title(env_id)}, {n} players: {what}; you are player_{human}; seed {seed}. Type help for help.")
+    session.say(f"{facts(env_id).title}, {n} players: {what}; you are player_{human}; seed {seed}. Type help for help.")
     lost = "game (match)" if match else unit  # a match is saved as one record, at its end
     status = 0
     k = 0
@@ -477,7 +417,7 @@ def run(args: argparse.Namespace) -> int:
                 what = "game" + (f" to {target}" if target else "")
             else:
                 what = f"{'deal' if french else 'hand'} {k + 1}" + (f"/{deals}" if deals else "")
-            session.play_episode(env, f"{title(env_id)}, {n} players — {what}")
+            session.play_episode(env, f"{facts(env_id).title}, {n} players — {what}")
             session.records.append(env.unwrapped.record())
             k += 1
         session.say()

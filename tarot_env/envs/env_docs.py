@@ -204,7 +204,7 @@ def _wrap(text: str) -> str:
 
 def options_list(env_id: str) -> str:
     """Every keyword of ``env()``: the env options, then the game's rules options, with defaults and values."""
-    from tarot_env.cli.listing import ENV_OPTIONS, options_of
+    from tarot_env.tables import ENV_OPTIONS, facts
 
     items = []
     counts = player_counts(env_id)
@@ -212,7 +212,7 @@ def options_list(env_id: str) -> str:
         items.append(f"- `num_players={default_players(env_id)}` ({', '.join(map(str, counts))}): the number of players")
     for name, (default, allowed, doc) in ENV_OPTIONS.items():
         items.append(f"- `{name}={default!r}` ({allowed}): {doc}")
-    for name, default, allowed, doc in options_of(env_id):
+    for name, default, allowed, doc in facts(env_id).options():
         if name != "num_players":
             items.append(f"- `{name}={default!r}` ({allowed}): {doc}".replace("``", "`"))
     return "\n".join(_wrap(item) for item in items)
