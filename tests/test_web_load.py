@@ -12,6 +12,8 @@ import json
 import logging
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -175,6 +177,47 @@ def test_a_slow_database_call_holds_up_nobody(tmp_path: Path, monkeypatch: Any) 
         until(ben, lambda m: m["type"] == "lobby")
         assert time.monotonic() - sent < 1.0
         until(ann, lambda m: m["type"] == "leaderboard")
+
+
+@within(120)
+def test_the_challenges_database_calls_take_the_rooms_database_thread_off_the_loop(tmp_path: Path, monkeypatch: Any) -> None:
+    """The challenge's endpoints called SQLite beside the room's database thread (the Store's name index and
+    an in-memory database's connection shared by two threads): they take their turn in the room's one
+    database thread, and a challenge request held there holds up no other client."""
+    with LiveServer(tmp_path, heartbeat=5.0, silence=30.0) as live, connect(live.ws_url) as ben:
+        store = live.app.state.server.store
+        ben.send(json.dumps({"type": "hello", "name": "Ben"}))
+        until(ben, lambda m: m["type"] == "lobby")
+        real = store.new_user
+        held, release = threading.Event(), threading.Event()
+        threads: list[str] = []
+
+        def slow(name: str) -> Any:
+            threads.append(threading.current_thread().name)
+            held.set()
+            release.wait(60)
+            return real(name)
+
+        monkeypatch.setattr(store, "new_user", slow)
+        answers: list[dict[str, Any]] = []
+
+        def challenge() -> None:
+            request = urllib.request.Request(live.url + "api/challenge/start", data=b'{"name": "Cleo"}', method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=60) as r:
+                    answers.append(json.loads(r.read()))
+            except urllib.error.HTTPError as err:  # an installed wheel has no baselines: a 503, after the person was made
+                answers.append(json.loads(err.read()))
+
+        thread = threading.Thread(target=challenge, daemon=True)
+        thread.start()
+        assert held.wait(30), "the challenge's request did not reach the database"
+        ben.send('{"type": "lobby"}')  # answered while the challenge's database call is held
+        until(ben, lambda m: m["type"] == "lobby")
+        release.set()
+        thread.join(60)
+        assert len(threads) == 1 and threads[0].startswith("tarot-db"), threads
+        assert answers and ("deal" in answers[0] or "no baselines" in answers[0].get("error", "")), answers
 
 
 @within(60)

@@ -308,6 +308,11 @@ class Server:
         """``fn(*args)`` in the database's thread, after every call queued before it; its result."""
         return await asyncio.get_running_loop().run_in_executor(self.db, functools.partial(fn, *args))
 
+    def db_wait(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the database's thread, waited for: for a worker thread (the challenge's requests),
+        never the event loop's."""
+        return self.db.submit(fn, *args).result()
+
     def db_later(self, fn: Callable[..., Any], *args: Any) -> None:
         """``fn(*args)`` in the database's thread, in order, not waited for (a failure is logged)."""
 
@@ -945,7 +950,7 @@ def create_app(
             Route("/api/leaderboard", leaderboard),
             Route("/api/records/{rid}", record),
             WebSocketRoute("/ws", server.connection),
-            *challenge_routes(server.store),  # the duplicate challenge: /challenge, /api/challenge/...
+            *challenge_routes(server.store, db=server.db_wait),  # the duplicate challenge: /challenge, /api/challenge/...
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -23,6 +23,7 @@ with the comparison against the agents and the other people.
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -188,10 +189,18 @@ class ChallengeService:
     one with two hidden cards exchanged). ``baselines``: the folder of the baselines files."""
 
     def __init__(
-        self, store: Any, baselines: str | Path | None = None, deal_source: Callable[[str, int], dict[str, Any]] | None = None
+        self,
+        store: Any,
+        baselines: str | Path | None = None,
+        deal_source: Callable[[str, int], dict[str, Any]] | None = None,
+        db: Callable[..., Any] | None = None,
     ) -> None:
         self.store = store  # the room's Store: its users and its engine
         self.results = ChallengeStore(store.engine)
+        # ``db(fn, *args)``: ``fn(*args)`` in the room's database thread (:meth:`Server.db_wait`), so that the
+        # challenge's calls take their turn with the room's, one at a time (the Store's name index and an
+        # in-memory database's one connection are not for two threads at once); by default called here
+        self.db: Callable[..., Any] = db or (lambda fn, *args: fn(*args))
         self.folder = baselines
         self.deal_source = deal_source or C.deal_of
         self.sessions: dict[int, Session] = {}
@@ -203,13 +212,13 @@ class ChallengeService:
         """The person of the request, and his token when he was made now (from a name)."""
         token = data.get("token")
         if token:
-            user = self.store.user_by_token(token)
+            user = self.db(self.store.user_by_token, token)
             if user is None:
                 raise ChallengeError("unknown token: open the room's page to get one, or send a name instead", 403)
             return user, None
         if "name" not in data:
             raise ChallengeError("start: give your token (from the room's page) or a name to play as a new person")
-        user = self.store.new_user(check_name(data["name"]))
+        user = self.db(self.store.new_user, check_name(data["name"]))
         return user, user.token
 
     # ----------------------------------------------------------------------------- deals
@@ -222,11 +231,11 @@ class ChallengeService:
         tables = list(dict.fromkeys(t for t, _ in offered))
         if table is not None and table not in tables:
             raise ChallengeError(f"start: table {table!r} is not in the challenge; its tables are {', '.join(tables)}")
-        done = self.results.started(user_id)
+        done = self.db(self.results.started, user_id)
         for t, d in offered:
             if (t, d) in done or (table is not None and t != table):
                 continue
-            counts = self.results.seat_counts(t, d)
+            counts = self.db(self.results.seat_counts, t, d)
             seat = min(range(C.num_seats(t)), key=lambda s: (counts.get(s, 0), s))
             return t, d, seat
         raise ChallengeError("you have played every deal of the challenge" + (f" at {table}" if table else ""), 409)
@@ -238,7 +247,8 @@ class ChallengeService:
             if session is None or session.game.over or (data.get("table") not in (None, session.game.table)):
                 table, index, seat = self.next_deal(user.id, data.get("table"))
                 game = C.ChallengeGame(table, index, seat, self.deal_source(table, index))
-                session = Session(game, self.results.start(user.id, C.pseudonym(user.token), table, index, seat))
+                rid = self.db(self.results.start, user.id, C.pseudonym(user.token), table, index, seat)
+                session = Session(game, rid)
                 self.sessions.pop(user.id, None)
                 self.sessions[user.id] = session  # the newest last: the dict's order is the sessions' age
                 while len(self.sessions) > self.max_sessions:
@@ -285,8 +295,8 @@ class ChallengeService:
     def _finish_if_over(self, session: Session) -> None:
         game = session.game
         if game.over and session.comparison is None:
-            people = self.results.scores(game.table, game.index, game.seat, but=session.rid)
-            self.results.finish(session.rid, game.score, game.record())
+            people = self.db(functools.partial(self.results.scores, but=session.rid), game.table, game.index, game.seat)
+            self.db(self.results.finish, session.rid, game.score, game.record())
             baselines = C.load_baselines(game.table, self.folder)
             agents = C.baseline_scores(baselines, game.index, game.seat) if baselines else {}
             session.comparison = C.compare(game.score, agents, people)
@@ -317,10 +327,15 @@ class ChallengeService:
 
 
 def challenge_routes(
-    store: Any, baselines: str | Path | None = None, deal_source: Callable[[str, int], dict[str, Any]] | None = None
+    store: Any,
+    baselines: str | Path | None = None,
+    deal_source: Callable[[str, int], dict[str, Any]] | None = None,
+    db: Callable[..., Any] | None = None,
 ) -> list[Route]:
-    """The challenge's routes over the room's :class:`~tarot_env.web.db.Store` (``create_app`` mounts them)."""
-    service = ChallengeService(store, baselines, deal_source)
+    """The challenge's routes over the room's :class:`~tarot_env.web.db.Store` (``create_app`` mounts them,
+    with ``db`` its server's database thread: :class:`ChallengeService`). Each request is answered from a
+    worker thread: neither its database calls nor its robots' moves run on the event loop."""
+    service = ChallengeService(store, baselines, deal_source, db)
 
     def endpoint(kind: str) -> Callable[[Request], Any]:
         method = getattr(service, kind)
