@@ -7,12 +7,14 @@ from typing import Any
 
 from tarot_env.agents.trained import TABLES, available, pretrained
 
+from tarot_env.tables import facts
+
 
 def rule_agent(env_id: str, target: int | None = None) -> Any:
     """The rule-based bot of the env's game family: :class:`.french_rules.FrenchRuleAgent` for French
     Tarot, else :class:`.tarocchino_rules.TarocchinoRuleAgent` (told the match's ``target``, where it
     claims). The one place the CLI, the arena, training and the online room make it."""
-    if env_id.startswith("french"):
+    if facts(env_id).french:
         from tarot_env.agents.french_rules import FrenchRuleAgent
 
         return FrenchRuleAgent()

@@ -40,6 +40,8 @@ from typing import Any
 
 import numpy as np
 
+from tarot_env.tables import ENVS
+
 DEFAULT_SAMPLES = 64
 DEFAULT_TIME = 0.25
 #: the samples of a decision's first chunk, which measures what a sample costs
@@ -144,7 +146,8 @@ class PIMCAgent:
         if not hasattr(env, "game_state") or not hasattr(env, "encoder"):
             raise TypeError(f"PIMCAgent.bind needs a tarot_env AEC env (tarot_env.make(...)), got {type(env).__name__}")
         env_id = env.metadata["name"]
-        self.family = _French(env) if env_id.startswith("french") else _Tarocchino(env, env_id)
+        row = ENVS.get(env_id)  # a variant's own env id (a GameSpec row of its own) is a Tarocchino game
+        self.family = _French(env) if row is not None and row.french else _Tarocchino(env, env_id)
         return self
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:

@@ -19,25 +19,15 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tarot_env.tables import TABLES as ENV_TABLES
+from tarot_env.tables import facts
+
 #: how to install what a trained agent needs
 TRAIN_EXTRA = 'pip install "tarot_env[train]"'
 
-#: every table of the benchmark: (env id, player count or None for the game's only count)
-TABLES: dict[str, tuple[str, int | None]] = {
-    "french_tarot_v0_3p": ("french_tarot_v0", 3),
-    "french_tarot_v0_4p": ("french_tarot_v0", 4),
-    "french_tarot_v0_5p": ("french_tarot_v0", 5),
-    "ottocento_v0": ("ottocento_v0", None),
-    "quattro_scartate_v0": ("quattro_scartate_v0", None),
-    "terziglio_v0": ("terziglio_v0", None),
-    "millone_v0": ("millone_v0", None),
-    "centocinquanta_v0": ("centocinquanta_v0", None),
-    "quindici_v0": ("quindici_v0", None),
-    "mattazza_v0_3p": ("mattazza_v0", 3),
-    "mattazza_v0_4p": ("mattazza_v0", 4),
-    "mattazza_v0_5p": ("mattazza_v0", 5),
-    "mattazza_v0_6p": ("mattazza_v0", 6),
-}
+#: every table of the benchmark: (env id, player count or None for the game's only count), named
+#: by the env's row of :mod:`tarot_env.tables` (``<env_id>_<n>p`` where a game has several counts)
+TABLES: dict[str, tuple[str, int | None]] = ENV_TABLES
 
 
 #: tables played by another table's model: a one-hand episode of Quattro Scartate is an Ottocento
@@ -48,11 +38,8 @@ SAME_MODEL: dict[str, str] = {"quattro_scartate_v0": "ottocento_v0"}
 
 def table_of(env_id: str, num_players: int | None = None) -> str:
     """The table an env id and player count make (``None``: the env's default count)."""
-    import tarot_env
-
     if num_players is None:
-        env = tarot_env.make(env_id)
-        num_players = len(env.possible_agents)
+        num_players = facts(env_id).default_players
     for table, (e, n) in TABLES.items():
         if e == env_id and n in (None, num_players):
             return table

@@ -43,23 +43,17 @@ import numpy as np
 import tarot_env
 from tarot_env._jit import JIT_AVAILABLE
 from tarot_env._threads import wait_policy
+from tarot_env.tables import ENVS, facts
 
-#: configurations measured per env id through the AEC API
+#: configurations measured per env id through the AEC API: every player count of a game of several
+#: (the others are measured at their one count, ``[{}]``)
 CONFIGS: dict[str, list[dict]] = {
-    "french_tarot_v0": [{"num_players": 3}, {"num_players": 4}, {"num_players": 5}],
-    "mattazza_v0": [{"num_players": 3}, {"num_players": 4}, {"num_players": 5}, {"num_players": 6}],
+    env_id: [{"num_players": n} for n in row.player_counts] for env_id, row in ENVS.items() if len(row.player_counts) > 1
 }
 #: configurations measured per env id through the vector API by default (``--players`` picks among CONFIGS):
-#: the issue's target is 4 players, and a sweep of every player count would triple the run time
+#: the issue's target is 4 players (the default count), and a sweep of every player count would triple the run time
 VECTOR_CONFIGS: dict[str, list[dict]] = {
-    "french_tarot_v0": [{"num_players": 4}],
-    "ottocento_v0": [{}],
-    "quattro_scartate_v0": [{}],
-    "terziglio_v0": [{}],
-    "millone_v0": [{}],
-    "centocinquanta_v0": [{}],
-    "quindici_v0": [{}],
-    "mattazza_v0": [{"num_players": 4}],
+    env_id: [{"num_players": row.default_players}] if len(row.player_counts) > 1 else [{}] for env_id, row in ENVS.items()
 }
 DEFAULT_BATCHES = (1, 16, 256, 1024, 4096, 16384)
 #: the vector target of the issue (French Tarot, 4 players, best B, one core)
@@ -576,9 +570,7 @@ def _key(r: dict) -> tuple:
 
 def _players(env_id: str, config: dict) -> int:
     """The player count a configuration measures: its ``num_players``, else the game's only count."""
-    from tarot_env.cli import checks
-
-    return config.get("num_players", checks.player_counts(env_id)[0])
+    return config.get("num_players", facts(env_id).player_counts[0])
 
 
 #: the flags that only the vector API reads (their dest and how the command line writes them)
@@ -594,7 +586,7 @@ def check_plan(args: argparse.Namespace, parser: argparse.ArgumentParser) -> lis
     given to an AEC run. Either is refused here, in one line, before anything is measured. Without
     ``--env``, the envs that no ``--players`` count fits are skipped, and the run says so.
     """
-    from tarot_env.cli import checks
+    from tarot_env import arguments
 
     for env_id in args.env or []:
         if env_id not in tarot_env.ENV_IDS:
@@ -610,14 +602,14 @@ def check_plan(args: argparse.Namespace, parser: argparse.ArgumentParser) -> lis
         for n in args.players:
             if args.env:
                 for env_id in env_ids:
-                    if why := checks.players_error(env_id, n):
+                    if why := arguments.players_error(env_id, n):
                         parser.error(why)
-            elif not any(n in checks.player_counts(e) for e in env_ids):
+            elif not any(n in facts(e).player_counts for e in env_ids):
                 parser.error(f"--players {n} refused: no game is played by {n} players (tarot list shows each game's counts)")
-        fitting = [e for e in env_ids if set(args.players) & set(checks.player_counts(e))]
+        fitting = [e for e in env_ids if set(args.players) & set(facts(e).player_counts)]
         for env_id in env_ids:
             if env_id not in fitting:
-                counts = "/".join(map(str, checks.player_counts(env_id)))
+                counts = "/".join(map(str, facts(env_id).player_counts))
                 print(f"{env_id:<20} skipped: played by {counts} players, not --players {'/'.join(map(str, args.players))}", flush=True)
         env_ids = fitting
     return env_ids
@@ -627,7 +619,7 @@ def learner(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """``--api learner``: the learner's settings side by side (experiments/learner_speed.py)."""
     from tarot_env.experiments import learner_speed
 
-    from tarot_env.cli import checks
+    from tarot_env import arguments
 
     given = [flag for dest, flag in VECTOR_FLAGS.items() if getattr(args, dest) not in (None, False, 0)]
     given += [f for f, dest in (("--plot", "plot"), ("--seconds", "seconds")) if getattr(args, dest) != parser.get_default(dest)]
@@ -639,10 +631,11 @@ def learner(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     env_id = envs[0]
     if env_id not in tarot_env.ENV_IDS:
         parser.error(f"argument --env: unknown env id {env_id!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
-    players = args.players or ([4] if env_id == "french_tarot_v0" else [None])
+    row = facts(env_id)
+    players = args.players or ([row.default_players] if row.french else [None])
     if len(players) != 1:
         parser.error("--api learner measures one player count")
-    if players[0] is not None and (why := checks.players_error(env_id, players[0])):
+    if players[0] is not None and (why := arguments.players_error(env_id, players[0])):
         parser.error(why)
     steps = 65_536 if args.learner_steps is None else args.learner_steps
     if steps < 8_192 or args.repeats < 1:
@@ -652,9 +645,9 @@ def learner(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
 
 
 def main() -> None:
-    from tarot_env.cli import checks
+    from tarot_env import arguments
 
-    parser = checks.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--api", choices=("vector", "aec", "all", "learner"), default="all",
                         help="what to measure (default: all: AEC and vector; learner: PPO's steps/s, settings side by side)")  # fmt: skip
     parser.add_argument("--env", action="append", help="env id (repeatable; default: all)")

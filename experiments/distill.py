@@ -148,12 +148,12 @@ def check(config: DistillConfig) -> None:
     from tarot_env.experiments.train import NETWORKS
 
     import tarot_env
-    from tarot_env.cli import checks
+    from tarot_env import arguments
     from tarot_env.registry import ENV_IDS
 
     if config.env_id not in ENV_IDS:
         raise ValueError(f"--env {config.env_id!r} refused: the envs are {', '.join(ENV_IDS)}")
-    if config.num_players is not None and (why := checks.players_error(config.env_id, config.num_players)):
+    if config.num_players is not None and (why := arguments.players_error(config.env_id, config.num_players)):
         raise ValueError(why)
     try:
         tarot_env.make(config.env_id, **aec_options(config))  # the reward mode and every --option
@@ -660,19 +660,21 @@ def _parser() -> argparse.ArgumentParser:
     run can tell which were given."""
     from tarot_env.experiments.train import NETWORKS
 
-    from tarot_env.cli import checks
+    from tarot_env import arguments
     from tarot_env.registry import ENV_IDS
 
-    p = checks.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=argparse.SUPPRESS)
+    p = arguments.OneLineParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=argparse.SUPPRESS
+    )
     p.add_argument("--resume", metavar="DIR", help="go on with the run in DIR after its last completed iteration")
     p.add_argument("--env", dest="env_id", choices=ENV_IDS, help="the game (default french_tarot_v0)")
-    p.add_argument("--players", dest="num_players", type=checks.whole_number(1, "a number of players"), help="default: the game's")
+    p.add_argument("--players", dest="num_players", type=arguments.whole_number(1, "a number of players"), help="default: the game's")
     p.add_argument("--option", dest="options", action="append", type=_option, metavar="KEY=VALUE", help="an env option")
     p.add_argument("--reward", help="the reward mode the value head learns (default normalised)")
     p.add_argument("--teacher", help="pimc (default), pimc:samples=64,time=0.25 ... or rules")
-    p.add_argument("--iterations", type=checks.whole_number(1, "a number of iterations"), help="default 4")
-    p.add_argument("--deals-per-iteration", type=checks.deals, help="deals labelled per iteration (default 200)")
-    p.add_argument("--workers", type=checks.whole_number(1, "a number of worker processes"), help="labelling processes (default 2)")
+    p.add_argument("--iterations", type=arguments.whole_number(1, "a number of iterations"), help="default 4")
+    p.add_argument("--deals-per-iteration", type=arguments.deals, help="deals labelled per iteration (default 200)")
+    p.add_argument("--workers", type=arguments.whole_number(1, "a number of worker processes"), help="labelling processes (default 2)")
     p.add_argument("--student-play", choices=STUDENT_PLAY, help="the student's moves: drawn from its policy (default) or greedy")
     p.add_argument("--beta", type=_probability, help="iteration 0: chance of playing the teacher's move instead (default 0)")
     p.add_argument("--label", choices=LABELS, help="the decisions the teacher labels: all (default) or auction (all but the card play)")
@@ -681,20 +683,22 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--net-arch", type=_layers, help="the new student's layers (default 256,256)")
     p.add_argument("--bf16-first-layer", action=argparse.BooleanOptionalAction, help="the first layer in bfloat16 (default on)")
     p.add_argument(
-        "--bc-deals", type=checks.whole_number(0, "a number of deals"), help="the new student's cloning of the bot (default 10000)"
+        "--bc-deals", type=arguments.whole_number(0, "a number of deals"), help="the new student's cloning of the bot (default 10000)"
     )
-    p.add_argument("--bc-epochs", type=checks.whole_number(1, "a number of epochs"), help="default 4")
-    p.add_argument("--epochs", type=checks.whole_number(1, "a number of epochs"), help="passes over the labels per iteration (default 4)")
-    p.add_argument("--batch-size", type=checks.whole_number(1, "a batch size"), help="default 512")
+    p.add_argument("--bc-epochs", type=arguments.whole_number(1, "a number of epochs"), help="default 4")
+    p.add_argument(
+        "--epochs", type=arguments.whole_number(1, "a number of epochs"), help="passes over the labels per iteration (default 4)"
+    )
+    p.add_argument("--batch-size", type=arguments.whole_number(1, "a batch size"), help="default 512")
     p.add_argument("--learning-rate", type=_number(0.0, "a number above 0"), help="default 0.001")
     p.add_argument("--value-coef", type=_number(-1e-300, "a number, 0 or more"), help="the value loss's weight (default 0.5)")
     p.add_argument(
-        "--eval-deals", type=checks.whole_number(2, "a number of deals"), help="deals against the bot per evaluation (default 200)"
+        "--eval-deals", type=arguments.whole_number(2, "a number of deals"), help="deals against the bot per evaluation (default 200)"
     )
-    p.add_argument("--seed", type=checks.seed, help="default 0")
+    p.add_argument("--seed", type=arguments.seed, help="default 0")
     p.add_argument("--out", default=argparse.SUPPRESS, help="the run's folder (default runs/distill)")
     p.add_argument(
-        "--torch-threads", type=checks.whole_number(1, "a number of threads"), help="the training's threads (default every core)"
+        "--torch-threads", type=arguments.whole_number(1, "a number of threads"), help="the training's threads (default every core)"
     )
     p.add_argument("--no-progress-bar", dest="progress_bar", action="store_false")
     return p

@@ -27,8 +27,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tarot_env.experiments.arena import markdown, rule_agent, run_arena
+from tarot_env.agents import rule_agent
 from tarot_env.experiments.train import TrainConfig, train
+
+from tarot_env.arena import markdown, run_arena
 
 ENV_ID = "french_tarot_v0"
 NUM_PLAYERS = 4

@@ -41,10 +41,10 @@ def _hardware() -> str:
 def speed(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path | None = None, progress: bool = True) -> dict:
     """Seconds per searched decision of ``spec`` holding every seat (see the module docstring)."""
     from tarot_env.agents.pimc import parse_spec
-    from tarot_env.experiments.arena import _env_options, load_deal_set
     from tqdm import tqdm
 
     import tarot_env
+    from tarot_env.arena import _env_options, load_deal_set
 
     env_id, num_players = TABLES[table]
     env = tarot_env.make(env_id, **_env_options(num_players))
@@ -104,7 +104,8 @@ def samples(table: str, ks: list[int], deals: int, deals_dir: str | Path | None 
 def versus(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path | None = None, progress: bool = True) -> dict:
     """PIMC against the table's trained agent, duplicate."""
     from tarot_env.agents.factory import make_agent
-    from tarot_env.experiments.arena import run_arena
+
+    from tarot_env.arena import run_arena
 
     env_id, num_players = TABLES[table]
     agents = {spec: make_agent(spec, env_id, num_players=num_players), "trained": make_agent("pretrained", env_id, num_players=num_players)}
@@ -154,12 +155,12 @@ def _ks(text: str) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    from tarot_env.cli import checks
+    from tarot_env import arguments
 
-    p = checks.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = arguments.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("mode", choices=["speed", "samples", "versus"])
     p.add_argument("--table", required=True, help=f"one of {', '.join(TABLES)}")
-    p.add_argument("--deals", type=checks.deals, default=100, help="deals of the table's deal set (default 100)")
+    p.add_argument("--deals", type=arguments.deals, default=100, help="deals of the table's deal set (default 100)")
     p.add_argument("--samples", type=_ks, default=[4, 16, 64, 256], help="samples mode: the K to try (default 4,16,64,256)")
     p.add_argument("--out", default="runs/search", help="folder for the JSON (and plot); default runs/search")
     p.add_argument("--deals-dir", default=None, help="folder of the deal sets (default: the committed ones; others made in runs/deals)")
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.table not in TABLES:
         p.error(f"argument --table: unknown table {args.table!r}; the tables are {', '.join(TABLES)}")
     out = Path(args.out)
-    if why := checks.writable_folder_error(out, "--out"):
+    if why := arguments.writable_folder_error(out, "--out"):
         p.error(why)
     out.mkdir(parents=True, exist_ok=True)
     progress = not args.no_progress_bar

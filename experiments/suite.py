@@ -62,7 +62,8 @@ def evaluate(
     ``sb3:<path>``) against the rule-based bot on ``table`` under the protocol. ``deals`` fewer than
     the protocol's makes a row marked as not the protocol's (for tests and quick looks)."""
     from tarot_env.agents.factory import make_agent
-    from tarot_env.experiments.arena import run_arena
+
+    from tarot_env.arena import run_arena
 
     if table not in TABLES:
         raise ValueError(f"unknown table {table!r}; the tables are {', '.join(TABLES)}")
@@ -114,14 +115,14 @@ def save_row(row: dict, folder: str | Path = "runs/leaderboard") -> Path:
 
 
 def _ci(c: dict, digits: int) -> str:
-    """A mean per deal with its interval (:func:`~tarot_env.experiments.arena.mean_ci`, ``n`` deals), warned of beside it over few deals."""
-    from tarot_env.experiments.arena import few_deals
+    """A mean per deal with its interval (:func:`~tarot_env.arena.mean_ci`, ``n`` deals), warned of beside it over few deals."""
+    from tarot_env.arena import few_deals
 
     return f"{c['mean']:+.{digits}f} [{c['lo']:+.{digits}f}, {c['hi']:+.{digits}f}]" + few_deals(c.get("n"))
 
 
 def _rate(c: dict) -> str:
-    from tarot_env.experiments.arena import few_deals
+    from tarot_env.arena import few_deals
 
     return "—" if c.get("n", 0) == 0 else f"{c['mean']:.2f} [{c['lo']:.2f}, {c['hi']:.2f}]" + few_deals(c.get("deals"))
 
@@ -207,14 +208,14 @@ def run(tables: list[str], entries: dict[str, str], deals: int | None = None, fo
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    from tarot_env.cli import checks
+    from tarot_env import arguments
 
-    p = checks.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = arguments.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--table", action="append", help=f"a table (repeatable; default: all): {', '.join(TABLES)}")
     p.add_argument("--agent", help="your agent: sb3:<path-to-zip>, random, rules or pretrained (default: the standard entries)")
     p.add_argument("--name", help="its name on the leaderboard (default: the --agent text)")
     p.add_argument(
-        "--deals", type=checks.deals, default=None, help=f"fewer deals than the protocol's {PROTOCOL['deals']} (a quick look, marked)"
+        "--deals", type=arguments.deals, default=None, help=f"fewer deals than the protocol's {PROTOCOL['deals']} (a quick look, marked)"
     )
     p.add_argument(
         "--out",

@@ -434,9 +434,10 @@ def checkpoints(out: Path) -> dict[int, Path]:
 
 def plot_curve(rows: list[dict[str, float]], path: Path, title: str, eval_deals: int | None = None) -> None:
     """The learning curve; the evaluations' intervals over ``eval_deals`` deals each, with the arena's
-    warning beside them over fewer than 30 (:func:`~tarot_env.experiments.arena.few_deals`)."""
+    warning beside them over fewer than 30 (:func:`~tarot_env.arena.few_deals`)."""
     import matplotlib
-    from tarot_env.experiments.arena import few_deals
+
+    from tarot_env.arena import few_deals
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

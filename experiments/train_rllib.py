@@ -53,7 +53,7 @@ from typing import Any
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
 import tarot_env
-from tarot_env.cli import checks
+from tarot_env import arguments
 
 
 @dataclass
@@ -215,9 +215,9 @@ def evaluate(checkpoint: Path, args: Args, out: Path) -> dict[str, Any]:
 
     With one policy per seat, ``player_0``'s plays every seat (the arena seats each agent everywhere)."""
     from tarot_env.agents.factory import make_agent
-    from tarot_env.experiments.arena import run_arena
 
     from tarot_env import rllib
+    from tarot_env.arena import run_arena
 
     module_id = rllib.module_ids(args.env, args.policies, **env_options(args))[0]
     agent = rllib.RLlibPolicyAgent.from_checkpoint(checkpoint, module_id)
@@ -315,45 +315,45 @@ def train(args: Args) -> dict[str, Any]:
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
-    """The :class:`Args` of a command line; errors are one line (``checks.OneLineParser``)."""
+    """The :class:`Args` of a command line; errors are one line (``arguments.OneLineParser``)."""
     from tarot_env import rllib
 
     defaults = Args()
-    p = checks.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = arguments.OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--env", default=defaults.env, help=f"env id (default {defaults.env}): {', '.join(tarot_env.ENV_IDS)}")
     p.add_argument("--players", type=int, default=None, help="player count (French Tarot 3-5, Mattazza 3-6; default: the game's)")
     p.add_argument("--reward", default=defaults.reward, choices=("score", "normalised", "win_loss"), help="the env's training reward")
     p.add_argument("--policies", default=defaults.policies, choices=rllib.POLICIES, help="one policy shared by every seat, or one per seat")
     p.add_argument("--address", default=None, help="an existing Ray cluster (e.g. auto); default: a local ray.init()")
-    p.add_argument("--num-env-runners", type=checks.whole_number(0, "a number of env runners"), default=defaults.num_env_runners)
+    p.add_argument("--num-env-runners", type=arguments.whole_number(0, "a number of env runners"), default=defaults.num_env_runners)
     p.add_argument(
-        "--envs-per-env-runner", type=checks.whole_number(1, "a number of envs"), default=defaults.envs_per_env_runner,
+        "--envs-per-env-runner", type=arguments.whole_number(1, "a number of envs"), default=defaults.envs_per_env_runner,
         help="tables each env runner steps together (its policy decides for all of them in one forward pass)",
     )  # fmt: skip
-    p.add_argument("--iterations", type=checks.whole_number(1, "a number of iterations"), default=defaults.iterations)
-    p.add_argument("--train-batch-size", type=checks.steps, default=defaults.train_batch_size, help="env steps per iteration")
-    p.add_argument("--minibatch-size", type=checks.steps, default=defaults.minibatch_size)
-    p.add_argument("--num-epochs", type=checks.whole_number(1, "a number of epochs"), default=defaults.num_epochs)
+    p.add_argument("--iterations", type=arguments.whole_number(1, "a number of iterations"), default=defaults.iterations)
+    p.add_argument("--train-batch-size", type=arguments.steps, default=defaults.train_batch_size, help="env steps per iteration")
+    p.add_argument("--minibatch-size", type=arguments.steps, default=defaults.minibatch_size)
+    p.add_argument("--num-epochs", type=arguments.whole_number(1, "a number of epochs"), default=defaults.num_epochs)
     p.add_argument("--lr", type=float, default=defaults.lr, help="learning rate")
     p.add_argument(
-        "--checkpoint-every", type=checks.whole_number(0, "a number of iterations"), default=defaults.checkpoint_every,
+        "--checkpoint-every", type=arguments.whole_number(0, "a number of iterations"), default=defaults.checkpoint_every,
         help="iterations between checkpoints (0: only the final one)",
     )  # fmt: skip
     p.add_argument(
-        "--eval-deals", type=checks.whole_number(0, "a number of deals"), default=defaults.eval_deals,
+        "--eval-deals", type=arguments.whole_number(0, "a number of deals"), default=defaults.eval_deals,
         help="deals of each evaluation match, against random and against the rule-based bot (0: none)",
     )  # fmt: skip
-    p.add_argument("--seed", type=checks.seed, default=defaults.seed)
-    p.add_argument("--torch-threads", type=checks.whole_number(1, "a number of threads"), default=defaults.torch_threads)
+    p.add_argument("--seed", type=arguments.seed, default=defaults.seed)
+    p.add_argument("--torch-threads", type=arguments.whole_number(1, "a number of threads"), default=defaults.torch_threads)
     p.add_argument("--out", default="runs/rllib", help="output folder (default runs/rllib)")
     args = Args(**vars(p.parse_args(argv)))
     if args.env not in tarot_env.ENV_IDS:
         p.error(f"argument --env: unknown env id {args.env!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
-    if args.players is not None and (why := checks.players_error(args.env, args.players)):
+    if args.players is not None and (why := arguments.players_error(args.env, args.players)):
         p.error(why)
     if args.minibatch_size > args.train_batch_size:
         p.error(f"--minibatch-size {args.minibatch_size} refused: it is above --train-batch-size {args.train_batch_size}")
-    if why := checks.writable_folder_error(Path(args.out), "--out"):
+    if why := arguments.writable_folder_error(Path(args.out), "--out"):
         p.error(why)
     return args
 

@@ -16,8 +16,8 @@ built from (:func:`_sources_digest`): an edit to any of them recompiles the kern
 running stale code.
 
 Compiling is the first run's cost (seconds to tens of seconds a game, docs/performance.md): a
-kernel whose cache holds no machine code for it tells :func:`tarot_env.warmup.cold_cache`
-before it compiles (one line on stderr, once a process), and ``python -m tarot_env.warmup``
+kernel whose cache holds no machine code for it calls :func:`cold_cache` before it compiles
+(one line on stderr, once a process), and ``python -m tarot_env.warmup``
 (run by ``make``'s set-up) compiles every kernel ahead. :data:`KERNELS` lists the kernels made,
 for the warm-up to check that none is left to compile.
 """
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import types
 import warnings
 from collections.abc import Callable
@@ -48,11 +49,7 @@ try:
 except ImportError as exc:  # numba missing, broken or disabled: the reference paths are used
     numba = None
     JIT_AVAILABLE = False
-    WHY_NOT_JIT = (
-        "TAROT_ENV_JIT=0 is set"
-        if _DISABLED
-        else f"numba cannot be imported ({exc}); install it with `pip install numba`"
-    )
+    WHY_NOT_JIT = "TAROT_ENV_JIT=0 is set" if _DISABLED else f"numba cannot be imported ({exc}); install it with `pip install numba`"
     warnings.warn(
         f"tarot_env runs its plain-Python reference paths because {WHY_NOT_JIT}: the rules are the same, "
         "but the vector envs run tens of times slower",
@@ -81,10 +78,56 @@ def _sources_digest() -> str:
     return digest.hexdigest()
 
 
+# ------------------------------------------------------------------------------------- the first run
+# The notice lives here, with the cache it watches, rather than in the warm-up (which plays deals
+# with the envs and the bots): the base layer tells of a cold cache, the warm-up reads the count.
+
+#: the kernels compiled in this process (their cache held nothing for them)
+compiled = 0
+#: True while the warm-up runs (its progress line says what compiles)
+_quiet = False
+#: True once the notice was given in this process
+_told = False
+
+
+def cold_cache(cache_path: str) -> None:
+    """A kernel found nothing in its cache (``cache_path``, its folder) and compiles now: counted,
+    and the first of a process says so on stderr in one line (how long, where it is cached, how
+    to compile ahead); later ones say nothing."""
+    global compiled, _told
+    compiled += 1
+    if _told or _quiet:
+        return
+    _told = True
+    print(
+        "tarot_env: compiling the game's numba kernels on first use, 10-15 s for French Tarot and 30-50 s for a Tarocchino game on "
+        f"2 cores (once: numba caches them in {cache_location(cache_path)}); `python -m tarot_env.warmup` compiles every game's ahead",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def cache_location(cache_path: str) -> str:
+    """Where numba caches the kernels, told from one kernel's cache folder ``cache_path``: the
+    package's ``__pycache__`` folders, ``NUMBA_CACHE_DIR`` when set, else that folder."""
+    package = Path(__file__).resolve().parent
+    path = Path(cache_path).resolve()
+    if path.name == "__pycache__" and path.is_relative_to(package):
+        return f"the __pycache__ folders of {package}"
+    cache_dir = numba.config.CACHE_DIR if numba is not None else ""
+    return f"NUMBA_CACHE_DIR={cache_dir}" if cache_dir else str(path)
+
+
+def quiet(on: bool) -> None:
+    """Silence the notice (``on``) while the warm-up runs, whose progress line says what compiles."""
+    global _quiet
+    _quiet = on
+
+
 def _package_cache() -> type | None:
     """numba's function cache with :func:`_sources_digest` added to its source stamp, or None
     where numba's caching internals differ from those this was written for (the plain
-    ``cache=True`` is used then). A cache miss is told to :func:`tarot_env.warmup.cold_cache`."""
+    ``cache=True`` is used then). A cache miss is told to :func:`cold_cache`."""
     try:
         from numba.core import caching
 
@@ -96,9 +139,7 @@ def _package_cache() -> type | None:
             def load_overload(self, sig: object, target_context: object) -> object:
                 compiled = super().load_overload(sig, target_context)  # type: ignore[misc]
                 if compiled is None:  # nothing cached for this kernel: numba compiles it next
-                    from tarot_env import warmup
-
-                    warmup.cold_cache(self._cache_path)  # type: ignore[attr-defined]
+                    cold_cache(self._cache_path)  # type: ignore[attr-defined]
                 return compiled
 
         locators = [type(f"Package{c.__name__}", (_Stamp, c), {}) for c in caching.CompileResultCacheImpl._locator_classes]

@@ -1,7 +1,7 @@
 """The duplicate challenge: a person plays a fixed deal in one seat, the rule-based bot at the others,
 and is compared with the project's agents on the same deal and seat, and with everyone who played it.
 
-This is the arena's duplicate (``experiments/arena.py``) for people: luck cancels out when everyone
+This is the arena's duplicate (:mod:`tarot_env.arena`) for people: luck cancels out when everyone
 holds the same cards in the same seat against the same opponents, so "+35 better than the search
 agent on this deal" means something. The pieces, none of them web- or command-line-specific:
 

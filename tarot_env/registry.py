@@ -26,25 +26,18 @@ import functools
 import importlib
 from typing import Any
 
-#: env id -> module exposing ``env()`` / ``raw_env()``
-_MODULES = {
-    "french_tarot_v0": "tarot_env.french_tarot_v0",
-    "ottocento_v0": "tarot_env.ottocento_v0",
-    "quattro_scartate_v0": "tarot_env.quattro_scartate_v0",
-    "terziglio_v0": "tarot_env.terziglio_v0",
-    "millone_v0": "tarot_env.millone_v0",
-    "centocinquanta_v0": "tarot_env.centocinquanta_v0",
-    "quindici_v0": "tarot_env.quindici_v0",
-    "mattazza_v0": "tarot_env.mattazza_v0",
-}
+from tarot_env.tables import ENVS
+
+#: env id -> module exposing ``env()`` / ``raw_env()`` (each env's row of :mod:`tarot_env.tables`)
+_MODULES = {env_id: row.module for env_id, row in ENVS.items()}
 ENV_IDS: tuple[str, ...] = tuple(_MODULES)
 
 #: env id -> PettingZoo registry id (``classic/texas_holdem-v4`` style)
-PETTINGZOO_IDS: dict[str, str] = {env_id: f"tarot/{env_id.removesuffix('_v0')}-v0" for env_id in ENV_IDS}
+PETTINGZOO_IDS: dict[str, str] = {env_id: f"tarot/{row.game}-v0" for env_id, row in ENVS.items()}
 
 #: env id -> Gymnasium registry id of the single-agent view
 GYMNASIUM_IDS: dict[str, str] = {
-    env_id: "tarot_env/" + "".join(w.capitalize() for w in env_id.removesuffix("_v0").split("_")) + "-v0" for env_id in ENV_IDS
+    env_id: "tarot_env/" + "".join(w.capitalize() for w in row.game.split("_")) + "-v0" for env_id, row in ENVS.items()
 }
 
 

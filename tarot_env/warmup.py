@@ -15,8 +15,8 @@ a deal of the search agent (``pimc``). ``make``'s set-up runs it (Makefile), so 
 commands start at once; it exits 1, with the error, when a deal fails, which stops the set-up.
 
 A library user who never runs it is told once, on stderr, when the first kernel compiles
-(:func:`cold_cache`, which :mod:`tarot_env._jit` calls when a kernel finds nothing in its
-cache): a first run is not a silent wait.
+(:func:`tarot_env._jit.cold_cache`, called when a kernel finds nothing in its cache, which also
+counts the kernels compiled): a first run is not a silent wait.
 
 Where numba writes the cache: next to the sources, in each package folder's ``__pycache__``
 (an editable install, a checkout); where ``NUMBA_CACHE_DIR`` points, when set; and, for a
@@ -28,61 +28,37 @@ this machine's CPU: a change of any recompiles.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 import traceback
-from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-#: the kernels compiled in this process (their cache held nothing for them)
-compiled = 0
-#: True while the warm-up runs (its progress line says what compiles), and once the notice was given
-_quiet = False
-_told = False
-
-
-def cold_cache(cache_path: str) -> None:
-    """A kernel found nothing in its cache (``cache_path``, its folder) and compiles now: counted,
-    and the first of a process says so on stderr in one line (how long, where it is cached, how
-    to compile ahead); later ones say nothing."""
-    global compiled, _told
-    compiled += 1
-    if _told or _quiet:
-        return
-    _told = True
-    print(
-        "tarot_env: compiling the game's numba kernels on first use, 10-15 s for French Tarot and 30-50 s for a Tarocchino game on "
-        f"2 cores (once: numba caches them in {cache_location(cache_path)}); `python -m tarot_env.warmup` compiles every game's ahead",
-        file=sys.stderr,
-        flush=True,
-    )
-
-
-def cache_location(cache_path: str) -> str:
-    """Where numba caches the kernels, told from one kernel's cache folder ``cache_path``: the
-    package's ``__pycache__`` folders, ``NUMBA_CACHE_DIR`` when set, else that folder."""
-    from tarot_env._jit import numba
-
-    package = Path(__file__).resolve().parent
-    path = Path(cache_path).resolve()
-    if path.name == "__pycache__" and path.is_relative_to(package):
-        return f"the __pycache__ folders of {package}"
-    cache_dir = numba.config.CACHE_DIR if numba is not None else ""
-    return f"NUMBA_CACHE_DIR={cache_dir}" if cache_dir else str(path)
+from tarot_env.tables import ENV_IDS, facts
 
 
 def cases(env_ids: list[str] | None = None) -> list[tuple[str, int]]:
     """(env id, player count) for every player count of each env id (default: every env id)."""
-    import tarot_env
-    from tarot_env.envs.env_docs import player_counts
-
-    ids = list(tarot_env.ENV_IDS) if env_ids is None else env_ids
+    ids = list(ENV_IDS) if env_ids is None else env_ids
     for env_id in ids:
-        if env_id not in tarot_env.ENV_IDS:
-            raise ValueError(f"unknown env id {env_id!r}; the env ids are {', '.join(tarot_env.ENV_IDS)}")
-    return [(env_id, n) for env_id in ids for n in player_counts(env_id)]
+        if env_id not in ENV_IDS:
+            raise ValueError(f"unknown env id {env_id!r}; the env ids are {', '.join(ENV_IDS)}")
+    return [(env_id, n) for env_id in ids for n in facts(env_id).player_counts]
+
+
+def _options(env_id: str, num_players: int, **options: Any) -> dict[str, Any]:
+    """``options`` with ``num_players`` added where the game has several counts (the module's own
+    ``env()`` and the vector env are made as a user makes them, without it for a game of one count)."""
+    if len(facts(env_id).player_counts) > 1:
+        options["num_players"] = num_players
+    return options
+
+
+def make_env(env_id: str, num_players: int, **options: Any) -> Any:
+    """The AEC env of the env's own module (``tarot_env.<env_id>.env``) at ``num_players``."""
+    return importlib.import_module(facts(env_id).module).env(**_options(env_id, num_players, **options))
 
 
 def play_aec(env: Any, agent: Any, **reset: Any) -> dict:
@@ -98,11 +74,8 @@ def play_vector(env_id: str, num_players: int, bot: Any, num_threads: int, num_e
     """``num_envs`` tables of the vector env on ``num_threads`` threads, ``bot`` deciding at
     every table, until each table has finished a deal."""
     from tarot_env import vector
-    from tarot_env.envs.env_docs import player_counts
 
-    if len(player_counts(env_id)) > 1:
-        options["num_players"] = num_players
-    venv = vector.make(env_id, num_envs, num_threads=num_threads, **options)
+    venv = vector.make(env_id, num_envs, num_threads=num_threads, **_options(env_id, num_players, **options))
     step = venv.reset(seed=0)
     finished = np.zeros(num_envs, dtype=bool)
     while not finished.all():
@@ -113,7 +86,6 @@ def play_vector(env_id: str, num_players: int, bot: Any, num_threads: int, num_e
 def warm_case(env_id: str, num_players: int, search: bool) -> None:
     """The deals of one case (see the module docstring); ``search``: a deal of the search agent too."""
     from tarot_env.agents import rule_agent
-    from tarot_env.envs.env_docs import make_env
 
     bot = rule_agent(env_id)
     env = make_env(env_id, num_players, oracle=True)
@@ -131,35 +103,35 @@ def warm_case(env_id: str, num_players: int, search: bool) -> None:
 def warm_up(env_ids: list[str] | None = None, out: TextIO = sys.stderr) -> int:
     """Play the deals of every case of :func:`cases` (see the module docstring), writing one
     progress line to ``out``; the number of kernels compiled (0 when all were cached)."""
-    global _quiet
+    from tarot_env import _jit
     from tarot_env._jit import JIT_AVAILABLE, WHY_NOT_JIT
 
     todo = cases(env_ids)
     if not JIT_AVAILABLE:  # the plain-Python reference path: nothing to compile, and its deals would take minutes
         print(f"tarot_env warm-up: nothing to compile, the compiled kernels are off ({WHY_NOT_JIT})", file=out, flush=True)
         return 0
-    start, before = time.perf_counter(), compiled
+    start, before = time.perf_counter(), _jit.compiled
     print(
         f"tarot_env warm-up: a deal of each of {len(todo)} tables, compiling the numba kernels not cached yet (minutes the first time):",
         end="",
         file=out,
         flush=True,
     )
-    _quiet = True
+    _jit.quiet(True)
     try:
         for k, (env_id, n) in enumerate(todo):
             warm_case(env_id, n, search=k == 0 or todo[k - 1][0] != env_id)
             print(f" {env_id.removesuffix('_v0')}/{n}", end="", file=out, flush=True)
     finally:
-        _quiet = False
-    done = compiled - before
+        _jit.quiet(False)
+    done = _jit.compiled - before
     print(f" - done in {time.perf_counter() - start:.0f} s, {done} kernels compiled", file=out, flush=True)
     return done
 
 
 def main(argv: list[str] | None = None) -> int:
     """The command: 0 when every deal was played, 1 (with the error) when one failed."""
-    from tarot_env.cli.checks import OneLineParser
+    from tarot_env.arguments import OneLineParser
 
     parser = OneLineParser(prog="python -m tarot_env.warmup", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--env", action="append", metavar="ENV_ID", help="an env id to warm up (repeatable; default: every env id)")

@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from tarot_env.agents import factory
 from tarot_env.agents.random_agent import RandomAgent
-from tarot_env.experiments import arena
+from tarot_env.experiments import arena as arena_script
+
+from tarot_env import arena
 
 
 def test_deal_sets_are_reproducible_and_versioned(tmp_path):
@@ -43,9 +45,7 @@ def test_rotation_covers_every_seat_for_every_agent(seats):
 
 
 def test_every_role_is_played_and_output_has_seatings(tmp_path):
-    res = arena.run_arena(
-        "terziglio_v0", {"random": RandomAgent(1), "rules": arena.rule_agent("terziglio_v0")}, 6, deals_dir=tmp_path
-    )
+    res = arena.run_arena("terziglio_v0", {"random": RandomAgent(1), "rules": arena.rule_agent("terziglio_v0")}, 6, deals_dir=tmp_path)
     assert res["seatings"] == [["random", "rules", "random"], ["rules", "random", "random"], ["random", "random", "rules"]]
     assert res["deal_set"]["id"] == "terziglio_v0_v1" and len(res["deals"]) == 6
     for name in ("random", "rules"):
@@ -135,7 +135,7 @@ def test_ratings_file_is_created_and_extended_when_named(tmp_path):
 
 def test_outputs_and_cli(tmp_path, capsys):
     out = tmp_path / "out"
-    res = arena.main(
+    res = arena_script.main(
         ["--env", "quindici_v0", "--agents", "random,rules", "--deals", "3", "--out", str(out), "--deals-dir", str(tmp_path / "deals")]
     )
     data = json.loads((out / "arena_quindici_v0.json").read_text())

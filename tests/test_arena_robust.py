@@ -21,12 +21,13 @@ import numpy as np
 import pytest
 from tarot_env.agents import factory
 from tarot_env.agents.random_agent import RandomAgent
-from tarot_env.experiments import arena
+
+from tarot_env import arena
 
 
 def _tarot(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     """Run the ``tarot`` command in-process: (exit status, stderr)."""
-    from tarot_env.cli import main
+    from tarot_env.command import main
 
     try:
         code = main(argv)
@@ -74,7 +75,7 @@ def test_ratings_flag_of_the_command(tmp_path, capsys, monkeypatch):
     for _ in range(2):
         assert _tarot([*base, "--ratings", str(league)], capsys)[0] == 0
     assert json.loads(league.read_text())["tables"]["quindici_v0"]["rules"]["games"] == 4
-    from tarot_env.cli import main
+    from tarot_env.command import main
 
     with pytest.raises(SystemExit):
         main(["arena", "--help"])

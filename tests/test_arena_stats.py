@@ -15,7 +15,8 @@ import math
 import numpy as np
 import pytest
 from tarot_env.agents.random_agent import RandomAgent
-from tarot_env.experiments import arena
+
+from tarot_env import arena
 
 
 def _intervals(res: dict):

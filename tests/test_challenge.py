@@ -20,7 +20,7 @@ FT4 = "french_tarot_v0_4p"
 
 def rules_everywhere(table: str, index: int) -> tuple[list[float], dict]:
     """The deal played by the rule-based bot at every seat through the arena's own table (not the challenge's code)."""
-    from tarot_env.experiments.arena import _Table
+    from tarot_env.arena import _Table
 
     env_id, n = C.table_env(table)
     bot = rule_agent(env_id)
@@ -140,7 +140,9 @@ def test_the_data_set_round_trip(tmp_path: Path) -> None:
 
 def test_the_arena_reads_a_data_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """People against the agents: the mean difference per result, clustered by deal, and the count."""
-    from tarot_env.experiments import arena
+    from tarot_env.experiments import arena as arena_script
+
+    from tarot_env import arena
 
     b = {
         "table": FT4,
@@ -172,17 +174,17 @@ def test_the_arena_reads_a_data_set(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert committed is not None
     d = committed["deals"][0]
     C.write_dataset([C.dataset_row(FT4, d, 1, "a", 100, record)], path)
-    out = arena.main(["--env", "french_tarot_v0", "--players", "4", "--humans", str(path)])
+    out = arena_script.main(["--env", "french_tarot_v0", "--players", "4", "--humans", str(path)])
     assert out["results"] == 1
     assert out["agents"]["search"]["mean"] == 100 - C.baseline_scores(committed, d, 1)["search"]
     assert "| people - search |" in capsys.readouterr().out
     with pytest.raises(SystemExit):
-        arena.main(["--env", "french_tarot_v0", "--players", "4", "--humans", str(tmp_path / "missing.jsonl")])
+        arena_script.main(["--env", "french_tarot_v0", "--players", "4", "--humans", str(tmp_path / "missing.jsonl")])
     assert "--humans" in capsys.readouterr().err
 
 
 def test_the_baselines_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from tarot_env.cli import main
+    from tarot_env.command import main
 
     assert main(["challenge", "baselines", "--table", FT4, "--deals", "2", "--agents", "rules", "--out", str(tmp_path)]) == 0
     b = C.load_baselines(FT4, tmp_path)

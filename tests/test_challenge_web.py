@@ -74,7 +74,7 @@ def test_the_page_and_a_whole_challenge_in_the_room(tmp_path: Path) -> None:
 
 
 def test_the_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from tarot_env.cli import main
+    from tarot_env.command import main
 
     with TestClient(app_for(tmp_path)) as client:
         view = client.post("/api/challenge/start", json={"name": "Zoé"}).json()
@@ -225,7 +225,7 @@ def test_deals_in_progress_are_bounded(tmp_path: Path) -> None:
 def test_the_export_of_a_room_without_challenges_writes_nothing_to_it(tmp_path: Path) -> None:
     from sqlalchemy import inspect
 
-    from tarot_env.cli import main
+    from tarot_env.command import main
 
     Store(str(tmp_path / "room.sqlite"))  # the room's tables only
     assert main(["challenge", "export", "--db", str(tmp_path / "room.sqlite"), "--out", str(tmp_path / "h.jsonl")]) == 0

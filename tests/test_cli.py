@@ -21,7 +21,7 @@ import tarot_env
 
 _SCRIPT = Path(sys.executable).parent / "tarot"
 #: the installed console script (the venv's bin/tarot), else the module
-TAROT = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "tarot_env.cli"]
+TAROT = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "tarot_env.command"]
 PROMPT = r"your move(?: \[[^\]\r\n]*\])*> "  # [12s]: the time left; [Enter: play KS]: the only legal move
 FINAL = r"final scores after \d+ (?:deal|hand)\(s\): ([^\r\n]*)\r?\n"
 
@@ -232,7 +232,7 @@ def test_list(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", ["list", "play", "replay", "bench", "arena", "train"])
 def test_help_shows_examples(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     # in-process (the command's own main and parser): six more interpreters would cost seconds
-    from tarot_env.cli import main
+    from tarot_env.command import main
 
     with pytest.raises(SystemExit) as exit_info:
         main([command, "--help"])
@@ -270,7 +270,7 @@ def test_bench_arena_train_with_tiny_budgets(tmp_path: Path) -> None:
 
 
 def test_missing_extra_is_named() -> None:
-    from tarot_env.cli import scripts
+    from tarot_env.experiments import scripts
 
     with pytest.raises(SystemExit, match=r'training needs no_such_module_xyz, from the train extra: pip install "tarot_env\[train\]"'):
         scripts.need("train", ["numpy", "no_such_module_xyz"], "training")

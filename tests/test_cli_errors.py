@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tarot_env.cli import main
+from tarot_env.command import main
 
 
 class NoInput:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tarot_env.cli import main
+from tarot_env.command import main
 
 
 def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -84,7 +84,7 @@ def tracked_deal_sets() -> dict[str, tuple[int, int]]:
 def test_arena_names_the_table_as_the_suite_and_writes_nothing_tracked(flags, table, deal_set, tmp_path, monkeypatch):
     """Without --players the table was ``french_tarot_v0`` and its deal set was written to
     ``results/deals/french_tarot_v0_v1.json``; a deal set the repository does not hold goes under runs/."""
-    from tarot_env.experiments import arena
+    from tarot_env import arena
 
     before = tracked_deal_sets()
     made: list[int] = []
@@ -143,7 +143,7 @@ def test_the_help_examples_play_a_model_on_its_own_game():
     (the arena's help paired the French run runs/french4 with Ottocento)."""
     import re
 
-    from tarot_env.cli import EXAMPLES
+    from tarot_env.command import EXAMPLES
 
     def env_of(line: str) -> str | None:
         words = line.split()
@@ -165,7 +165,8 @@ def test_the_help_examples_play_a_model_on_its_own_game():
 # ------------------------------------------------------------------------------------- intervals over few deals
 def _duplicate(deals: int, tmp_path: Path) -> dict:
     from tarot_env.agents.random_agent import RandomAgent
-    from tarot_env.experiments import arena
+
+    from tarot_env import arena
 
     agents = {"a": RandomAgent(1), "b": arena.rule_agent("centocinquanta_v0")}
     return arena.run_arena("centocinquanta_v0", agents, deals, deals_dir=tmp_path, progress=False)
@@ -178,7 +179,9 @@ def _interval_cells(markdown: str) -> list[str]:
 
 
 def test_an_interval_over_fewer_than_30_deals_carries_a_warning(tmp_path):
-    from tarot_env.experiments import arena, suite
+    from tarot_env.experiments import suite
+
+    from tarot_env import arena
 
     few = arena.markdown(_duplicate(6, tmp_path))
     cells = _interval_cells(few)
@@ -213,7 +216,7 @@ def test_serve_keeps_its_database_in_an_ignored_folder():
     import inspect
     import subprocess
 
-    from tarot_env.cli import build_parser
+    from tarot_env.command import build_parser
     from tarot_env.web.app import create_app
 
     default = build_parser().parse_args(["serve"]).db

@@ -67,7 +67,7 @@ def test_the_wheels_metadata(wheel):
     for needed in ("rich", "tqdm", "stable-baselines3", "sb3-contrib", "matplotlib"):
         assert any(r.startswith(needed) for r in train), (needed, train)
     entry_points = z.read(f"tarot_env-{tarot_env.__version__}.dist-info/entry_points.txt").decode()
-    assert "tarot = tarot_env.cli:main" in entry_points
+    assert "tarot = tarot_env.command:main" in entry_points
 
 
 def test_the_wheel_runs_from_outside_the_repository(wheel, tmp_path):
@@ -86,7 +86,7 @@ def test_the_wheel_runs_from_outside_the_repository(wheel, tmp_path):
     first, second = done.stdout.splitlines()
     assert all(p.startswith(str(site)) for p in first.split()), first
     assert second == "None None"  # no top-level agents or experiments
-    for module in ("tarot_env.experiments.main", "tarot_env.experiments.arena", "tarot_env.experiments.train", "tarot_env.cli"):
+    for module in ("tarot_env.experiments.main", "tarot_env.experiments.arena", "tarot_env.experiments.train", "tarot_env.command"):
         done = subprocess.run([sys.executable, "-m", module, "--help"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0 and "usage" in done.stdout.lower(), (module, done.stderr[-2000:])
 

@@ -169,7 +169,8 @@ def test_pimc_refuses_bad_settings_and_an_unbound_use():
 
 def test_pimc_in_the_arena_and_its_agents_list(tmp_path):
     from tarot_env.agents.factory import make_agent, split_agents
-    from tarot_env.experiments.arena import run_arena
+
+    from tarot_env.arena import run_arena
 
     assert split_agents("pimc:samples=8,time=0.1,rules") == ["pimc:samples=8,time=0.1", "rules"]
     assert split_agents("rules, pimc ,random") == ["rules", "pimc", "random"]

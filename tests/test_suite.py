@@ -15,7 +15,7 @@ from tarot_env.experiments import suite
 
 
 def test_every_table_has_a_committed_deal_set_of_the_protocols_size():
-    from tarot_env.experiments.arena import deal_set_path
+    from tarot_env.arena import deal_set_path
 
     for table, (env_id, n) in P.TABLES.items():
         path = deal_set_path(env_id, n)
@@ -122,13 +122,15 @@ def test_the_committed_models_fit_the_budget():
 
 
 def test_the_arena_plays_the_trained_agent_by_name(tmp_path, monkeypatch, capsys):
-    from tarot_env.experiments import arena
+    from tarot_env.experiments import arena as script
 
-    res = arena.main(["--env", "french_tarot_v0", "--players", "4", "--agents", "pretrained,rules", "--deals", "2", "--out", str(tmp_path)])
+    res = script.main(
+        ["--env", "french_tarot_v0", "--players", "4", "--agents", "pretrained,rules", "--deals", "2", "--out", str(tmp_path)]
+    )
     assert res["fallbacks"]["pretrained"]["moves"] > 0 and res["fallbacks"]["pretrained"]["fallback"] == 0
     monkeypatch.setenv("TAROT_ENV_MODELS", str(tmp_path / "none"))
     with pytest.raises(SystemExit) as e:
-        arena.main(["--env", "millone_v0", "--agents", "pretrained,rules", "--deals", "2", "--out", str(tmp_path)])
+        script.main(["--env", "millone_v0", "--agents", "pretrained,rules", "--deals", "2", "--out", str(tmp_path)])
     assert e.value.code == 2 and "no trained model for 'millone_v0'" in capsys.readouterr().err
 
 

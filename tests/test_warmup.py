@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from tarot_env import warmup
+from tarot_env import _jit, warmup
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTICE = "tarot_env: compiling the game's numba kernels on first use"
 
 #: two small kernels, compiled where their cache is cold; prints how many compiled in the process
-TWO_KERNELS = "from tarot_env import _jit, warmup; _jit.shares(40); _jit.share(1, 40); print(warmup.compiled)"
+TWO_KERNELS = "from tarot_env import _jit; _jit.shares(40); _jit.share(1, 40); print(_jit.compiled)"
 
 #: what a user does first, a deal of the AEC env, the vector env and the rule-based bot
 FIRST_DEALS = """
 import numpy as np, tarot_env, tarot_env.vector
-from tarot_env import warmup
+from tarot_env import _jit
 from tarot_env.agents import rule_agent
 env = tarot_env.make("terziglio_v0")
 env.reset(seed=1)
@@ -35,7 +35,7 @@ step = venv.reset(seed=1)
 bot = rule_agent("terziglio_v0")
 for _ in range(20):
     step = venv.step(bot.act(step.observations, step.action_masks))
-print(warmup.compiled)
+print(_jit.compiled)
 """
 
 
@@ -89,7 +89,7 @@ def test_a_failed_deal_fails_the_warm_up_loudly(capsys, monkeypatch):
     assert warmup.main(["--env", "terziglio_v0"]) == 1
     err = capsys.readouterr().err
     assert "Traceback" in err and "tarot_env warm-up FAILED (RuntimeError: no deal of terziglio_v0 with 3)" in err
-    assert not warmup._quiet  # a later compile in the process is told again
+    assert not _jit._quiet  # a later compile in the process is told again
 
 
 def test_the_set_up_warms_up_before_it_is_done():

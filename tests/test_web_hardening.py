@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 
 import tarot_env
 from tarot_env.cards.french import FRENCH_DECK
-from tarot_env.cli import build_parser
+from tarot_env.command import build_parser
 from tarot_env.web.app import MessageError, check_message, create_app
 from tarot_env.web.room import Room, RoomError
 

@@ -18,7 +18,7 @@ from helpers_web import app_for, first_legal, hello, open_table, people, play_ou
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tarot_env.cli import build_parser
+from tarot_env.command import build_parser
 from tarot_env.web.room import Room, RoomError
 
 

@@ -10,7 +10,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tarot_env.cli import build_parser
+from tarot_env.command import build_parser
 
 
 def test_serve_is_a_subcommand_with_localhost_by_default() -> None:
@@ -25,7 +25,7 @@ def test_tarot_serve_serves_the_page_and_makes_the_database(tmp_path: Path) -> N
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     db = tmp_path / "room.sqlite"
-    cmd = [sys.executable, "-m", "tarot_env.cli", "serve", "--port", str(port), "--db", str(db), "--records", str(tmp_path / "rec")]
+    cmd = [sys.executable, "-m", "tarot_env.command", "serve", "--port", str(port), "--db", str(db), "--records", str(tmp_path / "rec")]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 60

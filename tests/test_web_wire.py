@@ -164,7 +164,7 @@ def test_whole_deal_on_the_wire_record_saved_and_replayed_database_readable(tmp_
     assert files
     assert all(replay(json.loads(f.read_text())) == json.loads(f.read_text())["scores"] for f in files)
     # and `tarot replay FILE` steps through it to the end, as the docs say
-    from tarot_env.cli import main as tarot
+    from tarot_env.command import main as tarot
 
     assert tarot(["replay", str(files[0]), "--to-end"]) == 0
     con = sqlite3.connect(tmp_path / "room.sqlite")

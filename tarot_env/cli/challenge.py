@@ -14,9 +14,8 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
-from tarot_env.cli import checks
+from tarot_env import arguments
 
 EXAMPLES = """examples:
   tarot challenge export --db runs/tarot_web.sqlite --out humans.jsonl
@@ -42,29 +41,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--out", default="humans.jsonl", help="the data set file to write (default humans.jsonl)")
     b = acts.add_parser("baselines", help="play the agents on the challenge's deals (results/challenge/<table>.json)", allow_abbrev=False)
     b.add_argument("--table", required=True, help="a table: french_tarot_v0_4p, ottocento_v0, ...")
-    b.add_argument("--deals", type=checks.deals, default=24, help="how many deals (the first the bots play; default 24)")
+    b.add_argument("--deals", type=arguments.deals, default=24, help="how many deals (the first the bots play; default 24)")
     b.add_argument("--agents", default="rules,trained,search", help="comma-separated: rules, trained, search (default all three)")
     b.add_argument("--out", default=None, help="folder of the baselines files (default results/challenge)")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.action == "export":
-        return export(args)
+    """``tarot challenge baselines`` (the export reads the room's database: :func:`tarot_env.command.challenge_export`)."""
     return baselines(args)
-
-
-def export(args: argparse.Namespace) -> int:
-    from tarot_env.challenge import write_dataset
-    from tarot_env.web.challenge_web import ChallengeStore
-
-    db = Path(args.db)
-    if not db.is_file():
-        raise SystemExit(f"tarot challenge export: error: there is no database {str(db)!r} (tarot serve --db makes one)")
-    if why := checks.writable_file_error(Path(args.out), "--out"):
-        raise SystemExit(f"tarot challenge export: error: {why}")
-    n = write_dataset(ChallengeStore(str(db), create=False).dataset(), args.out)  # the database is only read
-    print(f"{n} finished challenge deal(s) written to {args.out}")
-    return 0
 
 
 def baselines(args: argparse.Namespace) -> int:

@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 
 import tarot_env
+from tarot_env import arguments
 from tarot_env.agents import rule_agent
 from tarot_env.agents.factory import agent_move, make_agents
-from tarot_env.cli import checks, views
+from tarot_env.cli import views
 from tarot_env.cli.lines import LineReader
 from tarot_env.errors import IllegalActionError
 from tarot_env.moves import CARD_VERBS, legal_moves, refusal
@@ -347,7 +348,7 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"tarot play: error: unknown env id {env_id!r}; the env ids are {', '.join(tarot_env.ENV_IDS)} (tarot list)")
     french = facts(env_id).french
     n = args.players if args.players is not None else facts(env_id).default_players  # 0 is refused, not read as the default
-    if why := checks.players_error(env_id, n):
+    if why := arguments.players_error(env_id, n):
         raise SystemExit(f"tarot play: error: {why}")
     options = parse_options(args.option)
     match = args.match or (args.target is not None and not french) or options.get("episode") == "match"
@@ -386,7 +387,7 @@ def run(args: argparse.Namespace) -> int:
     if not specs:
         raise SystemExit("tarot play: error: --agents needs at least one agent: rules, random, pretrained, pimc or sb3:<model.zip>")
     path = record_path(args.record, env_id)
-    if why := checks.writable_file_error(path, "--record"):  # now, not after the deal: the record would be lost
+    if why := arguments.writable_file_error(path, "--record"):  # now, not after the deal: the record would be lost
         raise SystemExit(f"tarot play: error: {why}")
     target = options.get("target")
     session = Session(

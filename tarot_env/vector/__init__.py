@@ -10,20 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from tarot_env.rules.bolognese.deal import GAMES
+from tarot_env.tables import ENVS
 from tarot_env.vector.common import VectorStep
 from tarot_env.vector.french_tarot import FrenchTarotVectorEnv
 from tarot_env.vector.tarocchino import TarocchinoVectorEnv
 
-VECTOR_ENV_IDS = ("french_tarot_v0", *(f"{g}_v0" for g in GAMES))
+#: every env id has its vector env (the family's class, :mod:`tarot_env.tables`)
+VECTOR_ENV_IDS = tuple(ENVS)
 
 __all__ = ["VECTOR_ENV_IDS", "FrenchTarotVectorEnv", "TarocchinoVectorEnv", "VectorStep", "make"]
 
 
 def make(env_id: str, num_envs: int, **config: Any):
     """A vector env of ``num_envs`` tables of ``env_id`` with the env's options."""
-    if env_id == "french_tarot_v0":
+    row = ENVS.get(env_id) if isinstance(env_id, str) else None
+    if row is not None and row.french:
         return FrenchTarotVectorEnv(num_envs, **config)
-    if env_id in VECTOR_ENV_IDS:
-        return TarocchinoVectorEnv(num_envs, env_id[: -len("_v0")], **config)
+    if row is not None:
+        return TarocchinoVectorEnv(num_envs, row.game, **config)
     raise ValueError(f"no vector env for {env_id!r}; vector envs exist for: {', '.join(VECTOR_ENV_IDS)}")

@@ -1,10 +1,14 @@
-"""Checks of command-line values, shared by the ``tarot`` command and the experiment scripts.
+"""Checks of command-line values, shared by the front ends (the ``tarot`` command, the room's
+server, the experiment scripts and the warm-up).
 
 A bad flag or file must be refused before anything is played or written, in one line that
 names what was given, why it is refused and what is allowed: a traceback, or a value that is
 quietly replaced (``--players 0`` played 4) or quietly misused (``--time-per-move nan`` let the
 bot play every move), costs the user a game or an evaluation. The argparse ``type=`` functions
 here refuse at parse time; :class:`OneLineParser` keeps argparse's errors on one line.
+
+Why below the front ends: the experiment scripts and the warm-up imported these from the CLI,
+so a script depended on the terminal front end; here each front end reads them side by side.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
+
+from tarot_env.tables import facts
 
 #: the longest time per move accepted, in seconds (a day): beyond it a limit means nothing, and
 #: ``select()`` overflows on ``inf``
@@ -73,22 +79,13 @@ def seconds(text: str) -> float:
     return value
 
 
-def player_counts(env_id: str) -> tuple[int, ...]:
-    """The player counts a game is played with (French Tarot 3 to 5, Mattazza 3 to 6, most games one count)."""
-    if env_id.startswith("french_tarot"):
-        return (3, 4, 5)
-    from tarot_env.rules.bolognese.deal import PLAYER_COUNTS
-
-    return tuple(PLAYER_COUNTS[env_id[: -len("_v0")]])
-
-
 def players_error(env_id: str, players: int) -> str | None:
-    """Why ``--players`` cannot be ``players`` for this game, or ``None`` when it can."""
-    counts = player_counts(env_id)
-    if players in counts:
+    """Why ``--players`` cannot be ``players`` for this game, or ``None`` when it can (the counts
+    are the env's row of :mod:`tarot_env.tables`)."""
+    row = facts(env_id)
+    if players in row.player_counts:
         return None
-    allowed = str(counts[0]) if len(counts) == 1 else ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
-    return f"--players {players} refused: {env_id} is played by {allowed} players"
+    return f"--players {players} refused: {env_id} is played by {row.players_allowed()} players"
 
 
 def _nearest_existing(path: Path) -> Path:

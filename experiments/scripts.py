@@ -4,6 +4,10 @@ The same flags mean the same thing everywhere (``--env``, ``--players``, ``--see
 ``--time-per-move``); they are translated to the script's own flags, and every other flag is
 passed to the script as it is (``tarot train --n-steps 256``), so the scripts stay the one
 place their options are defined. ``--script-help`` shows the script's full list.
+
+The ``tarot`` command (:mod:`tarot_env.command`) parses the command line and calls these; they
+live with the scripts they run, since the terminal front end (:mod:`tarot_env.cli`) does not
+import the experiments.
 """
 
 from __future__ import annotations
