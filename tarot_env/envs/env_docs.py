@@ -19,6 +19,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from tarot_env.tables import facts
+
 #: the section headings every env module's docstring has, in order (PettingZoo's classic envs)
 SECTIONS = (
     "## Arguments",
@@ -44,31 +46,18 @@ HEADER_ROWS = (
 
 
 def game_of(env_id: str) -> str:
-    return env_id.removesuffix("_v0")
-
-
-def is_french(env_id: str) -> bool:
-    return env_id == "french_tarot_v0"
+    """The rules' name of the env's game (its row of :mod:`tarot_env.tables`)."""
+    return facts(env_id).game
 
 
 def player_counts(env_id: str) -> tuple[int, ...]:
     """The player counts the env accepts (``num_players``)."""
-    if is_french(env_id):
-        return (3, 4, 5)
-    from tarot_env.rules.bolognese.games import GAMES
-
-    return GAMES[game_of(env_id)].players
+    return facts(env_id).player_counts
 
 
 def default_players(env_id: str) -> int:
     """The player count of ``env()`` without ``num_players`` (4 where the game allows several)."""
-    if is_french(env_id):
-        from tarot_env.rules.french.config import FrenchTarotConfig
-
-        return FrenchTarotConfig().num_players
-    from tarot_env.rules.bolognese.games import GAMES
-
-    return GAMES[game_of(env_id)].default_players
+    return facts(env_id).default_players
 
 
 def make_env(env_id: str, num_players: int | None = None, **options: Any):
@@ -143,7 +132,7 @@ def sizes_line(env_id: str) -> str:
 
 def observation_table(env_id: str, oracle: bool = False) -> str:
     """The observation (or oracle) layout for the env's default player count, as a Markdown table."""
-    if is_french(env_id):
+    if facts(env_id).french:
         from tarot_env.encoding.french import layout_table
     else:
         from tarot_env.encoding.bolognese import layout_table
@@ -156,7 +145,7 @@ def _ids(first: int, last: int) -> str:
 
 def action_rows(env_id: str) -> list[tuple[int, int, str, str]]:
     """``(first id, last id, action strings, meaning)`` for each group of actions."""
-    if is_french(env_id):
+    if facts(env_id).french:
         from tarot_env.rules.french import actions as A
 
         return [
@@ -204,7 +193,7 @@ def _wrap(text: str) -> str:
 
 def options_list(env_id: str) -> str:
     """Every keyword of ``env()``: the env options, then the game's rules options, with defaults and values."""
-    from tarot_env.tables import ENV_OPTIONS, facts
+    from tarot_env.tables import ENV_OPTIONS
 
     items = []
     counts = player_counts(env_id)
