@@ -58,6 +58,7 @@ from tarot_env.rules.bolognese.state import (
     WINDOW,
     TarocchinoState,
 )
+from tarot_env.rules.seat_view import differences, seat_view
 
 SUIT = BOLOGNESE_DECK.suit.astype(np.int64)
 TRUMP = 4
@@ -193,6 +194,9 @@ def test_samples_agree_with_what_the_seat_sees(name):
         assert st.cards.shape[0] == K
         real_obs = t.obs(s, np.array([0]), seat)
         np.testing.assert_array_equal(t.obs(st, rows, seat), np.repeat(real_obs, K, axis=0), err_msg=f"{name}: seat {seat}")
+        seen_view = seat_view(t.game, s, 0, seat)  # every hidden card dealt again: the seat view is the same
+        for k in range(K):
+            assert not differences(seat_view(t.game, st, k, seat), seen_view), f"{name}: seat {seat}"
         if int(s.current[0]) == seat and int(s.phase[0]) != PH_GIVE:  # his own legal actions (a gift may come from a partner's discards)
             np.testing.assert_array_equal(st.legal, np.repeat(s.legal, K, axis=0))
         real = places(s, 0)

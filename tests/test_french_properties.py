@@ -12,8 +12,8 @@ so that thrown-in deals occur too). On them:
   thrown-in deals score 0 (§2, §3, §9.4);
 - seeded deals replay identically, through the rules and through the env, and game records
   replay to the same scores (interface.md §4, §5);
-- no leak: a player's observation does not change when cards hidden from him move, and does
-  change when his own hand does.
+- no leak: a player's seat view (:mod:`tarot_env.rules.seat_view`) and his observation do not
+  change when cards hidden from him move, and do change when his own hand does.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from tarot_env.rules.french import actions as A
 from tarot_env.rules.french.config import FrenchTarotConfig
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import FrenchTarotState, Phase, Result
+from tarot_env.rules.seat_view import differences, seat_view
 
 PLAYERS = (3, 4, 5)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -458,9 +459,10 @@ def own_hand_swap(s: FrenchTarotState, r: int, v: int, n: int, rng: np.random.Ge
 
 
 class LeakChecker:
-    """At random steps, for each unfinished deal and a random player: hidden swaps leave his
-    observation (and, when he is to act, his legal mask) unchanged, while the oracle sees them;
-    a change in his own hand shows."""
+    """At random steps, for each unfinished deal and a random player: hidden swaps leave his seat
+    view (:mod:`tarot_env.rules.seat_view`, the one statement of what he may see) unchanged, and
+    so his observation (the encoder reads nothing the seat view does not show) and, when he is to
+    act, his legal mask, while the oracle sees them; a change in his own hand shows in both."""
 
     def __init__(self) -> None:
         self.checked = self.controls = 0
@@ -482,9 +484,15 @@ class LeakChecker:
         hidden, mine = s.copy(), s.copy()
         swapped = np.array([random_hidden_swap(hidden, r, v, n, rng) for r, v in zip(rows, viewers)])
         controlled = np.array([own_hand_swap(mine, r, v, n, rng) for r, v in zip(rows, viewers)])
+        for i, (r, v) in enumerate(zip(rows, viewers)):  # the seat view holds no card hidden from him
+            view = seat_view(g, s, r, v)
+            diff = differences(view, seat_view(g, hidden, r, v))
+            assert not diff, f"seat {v}'s seat view shows hidden cards move (phase {Phase.name(int(s.phase[r]))}): {diff}"
+            if controlled[i]:
+                assert differences(view, seat_view(g, mine, r, v)), f"seat {v}'s own hand changed, his seat view did not"
         before = enc.encode(s, rows, viewers)
         after = enc.encode(hidden, rows, viewers)
-        for i in np.flatnonzero(~(before == after).all(axis=1)):
+        for i in np.flatnonzero(~(before == after).all(axis=1)):  # same seat view: same observation
             r = rows[i]
             diff = [f.name for f in enc.fields.values() if (before[i] != after[i])[f.offset : f.offset + f.length].any()]
             raise AssertionError(f"seat {viewers[i]} sees hidden cards move (phase {Phase.name(int(s.phase[r]))}): fields {diff}")

@@ -17,9 +17,9 @@
     §12, §14.4); Terziglio settlements sum to zero and follow the Poste (§10.6, U14, U18);
     Quindici rounds (§13); Mattazza's losers follow §14.5.
 - No leaks: swapping cards hidden from a player (between other hands, the dealer's last cards,
-  the Pozzo, the second deal, the cards out of play, another player's discard) leaves his
-  observation unchanged; changing his own hand changes it; whether another player had a claim
-  window (and said ``no_claim``) is not visible.
+  the Pozzo, the second deal, the cards out of play, another player's discard) leaves his seat
+  view (:mod:`tarot_env.rules.seat_view`) and his observation unchanged; changing his own hand
+  changes both; whether another player had a claim window (and said ``no_claim``) is not visible.
 - The env: same seed and policy give identical trajectories; options survive ``reset(seed=...)``;
   observations are 0/1 int8 vectors of the documented size; the action mask is the legal actions,
   non-empty until the episode ends.
@@ -50,6 +50,7 @@ from tarot_env.encoding.bolognese import TarocchinoEncoder, layout
 from tarot_env.rules.bolognese import engine, scoring
 from tarot_env.rules.bolognese.config import OPTIONS, TarocchinoConfig, option_names
 from tarot_env.rules.bolognese.game import TarocchinoGame
+from tarot_env.rules.seat_view import differences, seat_view
 from tarot_env.rules.bolognese.state import (
     A_CLAIM,
     A_NO_CLAIM,
@@ -627,8 +628,10 @@ def place_key(s, r: int, x: int) -> tuple:
 
 class LeakChecker:
     """At random steps, for random live rows and viewers: a swap of two hidden cards in different
-    places leaves the viewer's observation unchanged (the oracle sees it); a swap of a card of
-    his own hand with a hidden card changes it."""
+    places leaves the viewer's seat view (:mod:`tarot_env.rules.seat_view`, the one statement of
+    what he may see) unchanged, and so his observation (the encoder reads nothing the seat view
+    does not show), while the oracle sees it; a swap of a card of his own hand with a hidden card
+    changes both."""
 
     def __init__(self) -> None:
         self.checked = self.controls = 0
@@ -667,9 +670,15 @@ class LeakChecker:
             if len(own) and len(cand):
                 swap_cards(mine, r, int(rng.choice(own)), int(rng.choice(cand)))
                 controlled[i] = True
+        for i, (r, v) in enumerate(zip(rows, viewers)):  # the seat view holds no card hidden from him
+            view = seat_view(g, s, r, v)
+            diff = differences(view, seat_view(g, hidden, r, v))
+            assert not diff, f"seat {v}'s seat view shows hidden cards move (phase {int(s.ints[r, PHASE])}): {diff}"
+            if controlled[i]:
+                assert differences(view, seat_view(g, mine, r, v)), f"seat {v}'s own hand changed, his seat view did not"
         before = enc.encode(s, rows, viewers)
         after = enc.encode(hidden, rows, viewers)
-        for i in np.flatnonzero(~(before == after).all(axis=1)):
+        for i in np.flatnonzero(~(before == after).all(axis=1)):  # same seat view: same observation
             diff = [f.name for f in enc.fields if (before[i] != after[i])[f.offset : f.offset + f.length].any()]
             raise AssertionError(f"seat {viewers[i]} sees hidden cards move (phase {int(s.ints[rows[i], PHASE])}): fields {diff}")
         oracle_before = enc.encode_oracle(s, rows, viewers)

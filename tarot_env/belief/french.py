@@ -1,10 +1,12 @@
 """What one French Tarot seat can know of the hidden cards, and deals consistent with it.
 
-**The view** (:func:`view`) is built from the fields the seat sees: its own hand, every card played
-and by whom (hence the voids shown, below), the chien once shown (petite, garde), the trumps shown
-in the écart (and the whole écart when the seat is the taker), the poignées shown, the called card,
-and the public counts (how many cards each hand and the écart hold). It never reads another seat's
-hand, the chien of a garde sans/contre, the écart's hidden cards or the secret partner:
+**The view** (:func:`view`) is built from the seat's seat view alone
+(:mod:`tarot_env.rules.french.seat_view`, the one statement of what a seat may see): its own hand,
+every card played and by whom (hence the voids shown, below), the chien once shown (petite,
+garde), the trumps shown in the écart (and the whole écart when the seat is the taker), the
+poignées shown, the called card, and the public counts (how many cards each hand and the écart
+hold). It never reads another seat's hand, the chien of a garde sans/contre, the écart's hidden
+cards or the secret partner:
 ``tests/test_belief.py`` swaps hidden cards between other seats and checks that the samples stay
 the same.
 
@@ -44,6 +46,7 @@ from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
 from tarot_env.cards.french import ECART_FREE, EXCUSE, FRENCH_DECK, NUM_CARDS
 from tarot_env.rules.french import announcements, call, ecart, play
 from tarot_env.rules.french.game import FrenchTarotGame
+from tarot_env.rules.french.seat_view import FrenchSeatView, seat_view
 from tarot_env.rules.french.state import FrenchTarotState, Phase
 
 _SUIT = FRENCH_DECK.suit.astype(np.int64)
@@ -71,25 +74,19 @@ class FrenchView:
         return (*(f"hand of seat {p}" for p in range(n)), "ecart", "chien")
 
 
-def shown_voids(game: FrenchTarotGame, s: FrenchTarotState, row: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(voids (N, 5), trump_limit (N,))`` shown by the play so far: public (every card played and
-    by whom, in order). See the module docstring for the rules they follow from."""
+def shown_voids(game: FrenchTarotGame, sv: FrenchSeatView) -> tuple[np.ndarray, np.ndarray]:
+    """``(voids (N, 5), trump_limit (N,))`` shown by the play so far: public (every card played
+    and by whom, in order: the seat view's tricks and the trick on the table). See the module
+    docstring for the rules they follow from."""
     n = game.num_players
     voids = np.zeros((n, 5), dtype=bool)
     limit = np.full(n, _NO_LIMIT, dtype=np.int64)
-    played = s.played[row]  # (N, C)
-    seat_of = np.where(played.any(axis=0), played.argmax(axis=0), -1)
-    trick_of = s.trick_of[row]
-    called = int(s.called[row])
-    for t in range(int(s.trick_no[row]) + 1):
-        cards = np.flatnonzero((trick_of == t) & (seat_of >= 0))
-        if not len(cards):
-            continue
-        leader = int(s.leaders[row, t]) if t < s.trick_no[row] else int(s.leader[row])
-        cards = cards[np.argsort((seat_of[cards] - leader) % n)]
+    called = sv.called
+    tricks = [(trick.leader, trick.cards) for trick in sv.tricks] + [(sv.leader, sv.table)]
+    for t, (leader, cards) in enumerate(tricks):
         lead, top, best_key, best_seat = -1, 0, -1, -1
-        for c in cards.tolist():
-            p, su, st = int(seat_of[c]), int(_SUIT[c]), int(_STRENGTH[c])
+        for p, c in cards:
+            su, st = int(_SUIT[c]), int(_STRENGTH[c])
             before_lead, before_top = lead, top  # the trick as the player found it, and after his card (the play rules)
             lead, top, best_key, best_seat = play._trick_state(su, st, p, lead, top, best_key, best_seat)
             if su == EXCUSE_SUIT:
@@ -110,37 +107,41 @@ def shown_voids(game: FrenchTarotGame, s: FrenchTarotState, row: int) -> tuple[n
 
 
 def view(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int) -> FrenchView:
-    """The knowledge of ``seat`` at ``row`` of ``s`` (see the module docstring)."""
-    n, cfg = game.num_players, game.config
-    taker = int(s.taker[row])
-    own = s.hands[row, seat]
-    played = s.played[row].any(axis=0)
-    shown = s.poignee_cards[row] & ~s.played[row]  # (N, C) shown in a poignée, still held
-    chien_seen = bool(s.chien_seen[row])
-    ecart_known = s.ecart[row] if seat == taker else s.ecart[row] & ecart.SHOWN  # others see its trumps
-    seen = own | played | shown.any(axis=0) | ecart_known
+    """The knowledge of ``seat`` at ``row`` of ``s`` (see the module docstring), read from its
+    seat view (:func:`tarot_env.rules.french.seat_view.seat_view`) alone."""
+    return view_of(game, seat_view(game, s, row, seat))
+
+
+def view_of(game: FrenchTarotGame, sv: FrenchSeatView) -> FrenchView:
+    """The knowledge of the seat whose seat view is ``sv``: the unseen cards, where each may be."""
+    n, cfg, seat = game.num_players, game.config, int(sv.seat)
+    taker = sv.taker
+    shown = sv.poignee_cards & ~sv.played  # (N, C) shown in a poignée, still held
+    chien_seen = sv.chien_seen
+    ecart_known = sv.ecart_known  # the taker knows his écart, the others see its trumps
+    seen = sv.hand | sv.played.any(axis=0) | shown.any(axis=0) | ecart_known
     unseen = np.flatnonzero(~seen)
-    voids, limit = shown_voids(game, s, row)
+    voids, limit = shown_voids(game, sv)
 
     capacity = np.zeros(n + 2, dtype=np.int64)
     for p in range(n):
         if p != seat:  # a public count: the cards of a hand
-            capacity[p] = int(np.count_nonzero(s.hands[row, p])) - int(np.count_nonzero(shown[p]))
-    capacity[n] = int(np.count_nonzero(s.ecart[row])) - int(np.count_nonzero(s.ecart[row] & ecart_known))
+            capacity[p] = int(sv.counts[p]) - int(np.count_nonzero(shown[p]))
+    capacity[n] = sv.ecart_size - int(np.count_nonzero(ecart_known))
     capacity[n + 1] = 0 if chien_seen else cfg.chien_size
 
     su, st = _SUIT[unseen], _STRENGTH[unseen]
     allowed = np.zeros((len(unseen), n + 2), dtype=bool)
-    from_chien = s.chien[row, unseen] if chien_seen else np.zeros(len(unseen), bool)
-    called = int(s.called[row])
+    from_chien = sv.chien[unseen] if chien_seen else np.zeros(len(unseen), bool)
+    called = sv.called
     takers_own = (call.cards_shown_by_call(game, called) if called >= 0 else np.zeros(NUM_CARDS, bool))[unseen]
-    trump_discarded = bool((s.ecart[row] & ecart.SHOWN).any())
+    trump_discarded = bool(sv.ecart_shown.any())
     for p in range(n):
         if p == seat or capacity[p] == 0:
             continue
         ok = ~voids[p, np.minimum(su, 4)] | (su == EXCUSE_SUIT)
         ok &= (su != TRUMP_SUIT) | (st <= limit[p])
-        if s.poignee_cards[row, p, EXCUSE]:
+        if sv.poignee_cards[p, EXCUSE]:
             ok &= su != TRUMP_SUIT
         if p == taker and trump_discarded:
             ok &= ~ECART_FREE[unseen]

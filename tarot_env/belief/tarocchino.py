@@ -3,8 +3,8 @@
 The seven games (Ottocento, Quattro Scartate, Terziglio, Millone, Centocinquanta, Quindici,
 Mattazza) share one sampler: what differs is read from the state and the game's row.
 
-**The view** (:func:`view`) is built from what the seat sees (its observation,
-:mod:`tarot_env.encoding.bolognese`, with the seat's memory of its own cards): its own hand, its
+**The view** (:func:`view`) is built from the seat's seat view alone
+(:mod:`tarot_env.rules.bolognese.seat_view`, the one statement of what a seat may see): its own hand, its
 own discards, every card played and by whom (hence the voids shown, below), the cards shown by
 declarations (§7), and the public counts: how many cards each hidden place holds. The hidden
 places are the other seats' hands, the dealer's last 2 cards before he picks them up (hidden
@@ -86,6 +86,7 @@ from tarot_env.rules.bolognese import claims, engine
 from tarot_env.rules.bolognese.combinations import combination_cards
 from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.scoring import DI_MIO, SU, mattazza_losers
+from tarot_env.rules.bolognese.seat_view import TarocchinoSeatView, seat_view
 from tarot_env.rules.bolognese.state import (
     CLAIM_DECL,
     CLAIM_OK,
@@ -112,10 +113,8 @@ from tarot_env.rules.bolognese.state import (
     PL_EXTRA,
     PL_HAND,
     PL_OUT,
-    PL_PILE,
     PL_POZZO,
     PL_SECOND,
-    PL_TABLE,
     PLACE,
     PLAYED_BY,
     SCORE,
@@ -196,27 +195,22 @@ def _out(n: int) -> int:
     return 3 * n + 2
 
 
-def shown_voids(game: TarocchinoGame, s: TarocchinoState, row: int) -> tuple[np.ndarray, np.ndarray]:
+def shown_voids(game: TarocchinoGame, sv: TarocchinoSeatView) -> tuple[np.ndarray, np.ndarray]:
     """``(voids (N, 5), excluded (N, 62))`` shown by the play so far: public (every card played
-    and by whom, in order). See the module docstring for the rules they follow from."""
+    and by whom, in order: the seat view's tricks and the trick on the table). See the module
+    docstring for the rules they follow from."""
     n, opts = game.num_players, game.opts
     voids = np.zeros((n, 5), dtype=bool)
     excluded = np.zeros((n, NUM_CARDS), dtype=bool)
-    cards = s.cards[row]
-    played_by = cards[PLAYED_BY].astype(np.int64)
-    trick_of = cards[TRICK_OF].astype(np.int64)
-    trick_no = int(s.trick_no[row])
-    for t in range(min(trick_no, game.num_tricks - 1) + 1):
-        in_trick = np.flatnonzero((trick_of == t) & (played_by >= 0))
-        if not len(in_trick):
-            continue
-        leader = s.trick_leader(row, t) if t < trick_no else int(s.leader[row])
-        order = in_trick[np.argsort((played_by[in_trick] - leader) % n, kind="stable")]
+    tricks = [trick.cards for trick in sv.tricks]
+    if sv.trick_no < game.num_tricks:
+        tricks.append(sv.table)
+    for cards in tricks:
         lead, top = -1, -1
-        for c in order.tolist():
+        for p, c in cards:
             if c == MATTO:  # covered: excused, it shows nothing (§2.4)
                 continue
-            p, su, k = int(played_by[c]), int(_SUIT[c]), int(_STRENGTH[c])
+            su, k = int(_SUIT[c]), int(_STRENGTH[c])
             if lead < 0:
                 lead = su
             elif su != lead or su == TRUMP_SUIT:
@@ -235,18 +229,18 @@ def shown_voids(game: TarocchinoGame, s: TarocchinoState, row: int) -> tuple[np.
     return voids, excluded
 
 
-def _declaration_exclusions(game: TarocchinoGame, s: TarocchinoState, row: int, seat: int, unseen: np.ndarray) -> np.ndarray:
+def _declaration_exclusions(game: TarocchinoGame, sv: TarocchinoSeatView, unseen: np.ndarray) -> np.ndarray:
     """(N, 62) bool: the unseen cards that a seat which declared cannot hold (module docstring)."""
-    n = game.num_players
+    n, seat = game.num_players, sv.seat
     out = np.zeros((n, NUM_CARDS), dtype=bool)
-    cards = s.cards[row]
-    shown = cards[SHOWN] == 1
+    on_table = np.full(NUM_CARDS, -1, dtype=np.int64)
+    for p, c in sv.table:
+        on_table[c] = p
     for p in range(n):
-        if p == seat or s.seat_ints[row, p, DECLARED] <= 0 or not len(unseen):
+        if p == seat or sv.declared[p] <= 0 or not len(unseen):
             continue
-        mine = (cards[HAND_OF] == p) | (cards[PLAYED_BY] == p)
-        showed = shown & mine
-        known = showed | (cards[PLAYED_BY] == p)  # his hand when he declared, as far as it is seen
+        showed = sv.shown[p]
+        known = showed | sv.played[p] | (on_table == p)  # his hand when he declared, as far as it is seen
         trial = np.repeat(known[None, :], len(unseen), axis=0)
         trial[np.arange(len(unseen)), unseen] = True
         made = combination_cards(trial, mori=game.config.mori)
@@ -255,34 +249,28 @@ def _declaration_exclusions(game: TarocchinoGame, s: TarocchinoState, row: int, 
 
 
 def view(game: TarocchinoGame, s: TarocchinoState, row: int, seat: int) -> TarocchinoView:
-    """The knowledge of ``seat`` at ``row`` of ``s`` (see the module docstring)."""
-    n = game.num_players
-    cards = s.cards[row]
-    place = cards[PLACE].astype(np.int64)
-    hand_of = cards[HAND_OF].astype(np.int64)
-    pile_of = cards[PILE_OF].astype(np.int64)
-    played_by = cards[PLAYED_BY].astype(np.int64)
-    own = (place == PL_HAND) & (hand_of == seat)
-    own_discards = (place == PL_DISCARD) & (pile_of == seat)
-    played = (place == PL_TABLE) | ((place == PL_PILE) & (played_by >= 0))
-    seen = own | own_discards | played | (cards[SHOWN] == 1)
-    unseen = np.flatnonzero(~seen)
+    """The knowledge of ``seat`` at ``row`` of ``s`` (see the module docstring), read from its
+    seat view (:func:`tarot_env.rules.bolognese.seat_view.seat_view`) alone."""
+    return view_of(game, seat_view(game, s, row, seat))
 
+
+def view_of(game: TarocchinoGame, sv: TarocchinoSeatView) -> TarocchinoView:
+    """The knowledge of the seat whose seat view is ``sv``: the unseen cards, where each may be."""
+    n, seat = game.num_players, int(sv.seat)
+    unseen = np.flatnonzero(~sv.seen)
+    if sv.hidden_elsewhere:
+        raise NoConsistentDealError(f"unseen cards {list(sv.hidden_elsewhere)} are in no hidden place")
     S = 3 * n + 3
-    where = np.full(NUM_CARDS, -1, dtype=np.int64)  # a public count: how many unseen cards each place holds
-    where[place == PL_HAND] = hand_of[place == PL_HAND]
-    where[place == PL_EXTRA] = _extra(n)
-    where[place == PL_DISCARD] = n + 1 + pile_of[place == PL_DISCARD]
-    second = place == PL_SECOND
-    where[second] = 2 * n + 1 + cards[DEALT_TO][second].astype(np.int64)
-    where[place == PL_POZZO] = _pozzo(n)
-    where[place == PL_OUT] = _out(n)
-    if np.any(where[unseen] < 0):
-        raise NoConsistentDealError(f"unseen cards {unseen[where[unseen] < 0].tolist()} are in no hidden place")
-    capacity = np.bincount(where[unseen], minlength=S).astype(np.int64)
+    capacity = np.zeros(S, dtype=np.int64)  # the public counts: how many unseen cards each place holds
+    capacity[:n] = sv.hidden_in_hand
+    capacity[_extra(n)] = sv.hidden_extra
+    capacity[n + 1 : 2 * n + 1] = sv.hidden_discards
+    capacity[2 * n + 1 : 3 * n + 1] = sv.hidden_second
+    capacity[_pozzo(n)] = sv.hidden_pozzo
+    capacity[_out(n)] = sv.hidden_out
 
-    voids, excluded = shown_voids(game, s, row)
-    declared = _declaration_exclusions(game, s, row, seat, unseen)
+    voids, excluded = shown_voids(game, sv)
+    declared = _declaration_exclusions(game, sv, unseen)
     su = _SUIT[unseen]
     plain_or_trump = np.minimum(su, 4)
     allowed = np.zeros((len(unseen), S), dtype=bool)
@@ -308,8 +296,8 @@ def view(game: TarocchinoGame, s: TarocchinoState, row: int, seat: int) -> Taroc
         except NoConsistentDealError:
             pass
     pozzo_pile = -1
-    if int(s.contract[row]) == DI_MIO and int(s.trick_no[row]) >= game.num_tricks:
-        pozzo_pile = int(s.last_winner[row])  # U25: the unused Pozzo went to the last trick's winner
+    if sv.contract == DI_MIO and sv.trick_no >= game.num_tricks:
+        pozzo_pile = sv.last_winner  # U25: the unused Pozzo went to the last trick's winner
     return TarocchinoView(seat, unseen, capacity, allowed, voids, excluded, pozzo_pile)
 
 
