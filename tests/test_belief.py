@@ -97,7 +97,7 @@ def test_samples_are_deals_the_seat_cannot_tell_from_the_real_one(num_players):
         real = observation(env, s, np.array([0]), viewer)
         assert (observation(env, sample, np.arange(K), viewer) == real).all()
         seen = seat_view(raw.game, s, 0, viewer)  # every hidden card dealt again: the seat view is the same
-        assert all(not differences(seat_view(raw.game, sample, k, viewer), seen) for k in range(K))
+        assert [differences(seat_view(raw.game, sample, k, viewer), seen) for k in range(K)] == [[]] * K
         # conservation: every card in one place; each hidden place holds its real count
         where = sample.hands.sum(axis=1) + sample.played.sum(axis=1) + sample.ecart + (sample.chien & ~sample.chien_seen[:, None])
         assert (where == 1).all()

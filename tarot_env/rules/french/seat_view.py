@@ -1,12 +1,14 @@
 """What one French Tarot seat may see of a deal (docs/rules/french_tarot.md): its seat view.
 
-Its own hand, and what the table shows: the bids, the contract and the called card, the partner
-once this seat knows him (the called card played, seen in its own hand or the teams public), a
-chelem announced, the poignées and their cards, the chien when it is turned face up (petite,
-garde, §3), the trumps of the écart (shown, §4) and, for the taker alone, his whole écart; every
-card played and by whom, the tricks done and their winners, the trick on the table, and the
-public counts (the cards in each hand, in the écart). Never another hand, the chien of a garde
-sans or contre, the écart's other cards or a partner not yet known.
+Its own hand, and what the table shows: whose turn it is and what for (another seat asked
+whether he declares a poignée reads as his turn to play: that his hand qualifies is his to
+know, §8), the bids, the contract and the called card, the partner once this seat knows him
+(the called card played, seen in its own hand or the teams public), a chelem announced, the
+poignées and their cards, the chien when it is turned face up (petite, garde, §3), the trumps of
+the écart (shown, §4) and, for the taker alone, his whole écart; every card played and by whom,
+the tricks done and their winners, the trick on the table, and the public counts (the cards in
+each hand, in the écart). Never another hand, the chien of a garde sans or contre, the écart's
+other cards or a partner not yet known.
 
 Why one place: :mod:`tarot_env.rules.seat_view` (the encoders are tied to it by the no-leak tests).
 """
@@ -31,7 +33,7 @@ class FrenchSeatView:
     seat: int | None
     num_players: int
     num_tricks: int
-    phase: int  # Phase
+    phase: int  # Phase, as the seat sees it: another seat asked for a poignée reads PLAY
     dealer: int
     to_act: int  # the seat to act, -1 once the deal is over
     hand: np.ndarray  # (78,) bool: the seat's own hand (nothing for a spectator)
@@ -75,6 +77,8 @@ def seat_view(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int | 
     if seat is not None and not 0 <= seat < n:
         raise ValueError(f"seat must be a seat number 0..{n - 1} or None (a spectator), got {seat!r}")
     phase = int(s.phase[row])
+    if phase == Phase.POIGNEE and int(s.current[row]) != seat:
+        phase = Phase.PLAY  # another seat asked for a poignée: that he may declare one is his to know (§8)
     taker = int(s.taker[row])
     called = int(s.called[row])
     nothing = np.zeros(NUM_CARDS, dtype=bool)
