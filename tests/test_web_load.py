@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
 from tarot_env.web.app import Limits, create_app
-from tarot_env.web.room import Room
+from tarot_env.web.room import DealJob, Room
 
 
 def within(seconds: float) -> Any:
@@ -218,6 +218,38 @@ def test_the_challenges_database_calls_take_the_rooms_database_thread_off_the_lo
         thread.join(60)
         assert len(threads) == 1 and threads[0].startswith("tarot-db"), threads
         assert answers and ("deal" in answers[0] or "no baselines" in answers[0].get("error", "")), answers
+
+
+@within(120)
+def test_a_tables_deals_are_made_off_the_loop(tmp_path: Path, monkeypatch: Any) -> None:
+    """A table's deal was dealt on the event loop (the first of a game in a process loads its kernels, seconds
+    on a cold cache): the owner's start and the clock's next deal are made in the dealer's thread, and a deal
+    held there holds up no other client."""
+    made = DealJob.make
+    threads: list[str] = []
+    held, release = threading.Event(), threading.Event()
+
+    def make(job: DealJob) -> DealJob:
+        threads.append(threading.current_thread().name)
+        if len(threads) == 1:
+            held.set()
+            release.wait(60)
+        return made(job)
+
+    monkeypatch.setattr(DealJob, "make", make)
+    app = create_app(str(tmp_path / "r.sqlite"), room=Room(robot_delay=0.0, pause=0.0), tick=0.005, heartbeat=3600.0, silence=7200.0)
+    with TestClient(app) as client, client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as ben:
+        hello(ann, "Ann")
+        hello(ben, "Ben")
+        open_table(ann, "french_tarot_v0", 3, "rules")
+        ann.send_text(json.dumps({"type": "settings", "changes": {"time_per_turn": 0.1, "deals": 2}}))  # the clock plays her turns
+        ann.send_text(json.dumps({"type": "start"}))
+        assert held.wait(30), "the first deal was not made in a thread"
+        ben.send_text('{"type": "lobby"}')  # answered while the first deal is held in the dealer's thread
+        receive_until(ben, lambda m: m["type"] == "lobby")
+        release.set()
+        receive_until(ann, lambda m: m["type"] == "table" and m["table"]["game_result"] is not None, limit=50000)
+    assert len(threads) >= 2 and all(name.startswith("tarot-deal") for name in threads), threads
 
 
 @within(60)

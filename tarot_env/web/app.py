@@ -44,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import tarot_env
 from tarot_env.web.challenge_web import challenge_routes
 from tarot_env.web.db import Store
-from tarot_env.web.room import LIMITS, ROBOTS, GameResult, RobotJob, Room, RoomError, Table, User, check_game
+from tarot_env.web.room import LIMITS, ROBOTS, DealJob, GameResult, RobotJob, Room, RoomError, Table, User, check_game
 
 STATIC = Path(__file__).parent / "static"
 #: the largest record id (SQLite's largest integer)
@@ -293,6 +293,9 @@ class Server:
         # when every robot's thread is held by an agent that hangs
         self.rescue = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-rescue")
         self.hung: set[int] = set()  # id() of the agents whose move timed out and has not returned yet
+        # the tables' deals: built and shuffled off the event loop (the first of a game in a process loads its kernels)
+        self.dealer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-deal")
+        self.dealing: set[int] = set()  # tables whose next deal is being made now
         self.per_address: dict[str | None, int] = {}
         self.address_buckets: dict[str | None, Bucket] = {}
         self.create_buckets: dict[str | None, Bucket] = {}
@@ -492,6 +495,9 @@ class Server:
                         if table.due is not None and table.id not in self.thinking:
                             self.thinking.add(table.id)
                             self._spawn(self._think(table.robot_job(*table.due)))
+                        if table.deal_due and table.id not in self.dealing:
+                            self.dealing.add(table.id)
+                            self._spawn(self._deal_later(table.deal_job()))
                     self.close_idle_tables(now)
             except Exception:  # one bad tick (a bug, the database) must not stop every table's clock for good
                 log.exception("tarot serve: the room's clock failed; it goes on")
@@ -523,6 +529,18 @@ class Server:
             log.exception("tarot serve: a robot's move at table %s failed; the clock tries again", job.table.id)
         finally:
             self.thinking.discard(job.table.id)
+
+    async def _deal_later(self, job: DealJob) -> None:
+        """A table's next deal made in the dealer's thread, then dealt under the lock if the table still waits for it."""
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.dealer, job.make)
+            async with self.lock:
+                if job.table.apply_deal(job, time.monotonic()):
+                    self.post_table(job.table)
+        except Exception:
+            log.exception("tarot serve: dealing at table %s failed; the clock tries again", job.table.id)
+        finally:
+            self.dealing.discard(job.table.id)
 
     def _hangs(self, job: RobotJob, thought: asyncio.Future[Any]) -> None:
         """``job``'s agent did not answer in time: logged, and marked until its thread returns."""
@@ -692,8 +710,19 @@ class Server:
             rows = await self.db_call(self.store.leaderboard)
             self.post(client, {"type": "leaderboard", "rows": rows})
             return
+        deal = await self.deal_for(client, kind)
         async with self.lock:
-            self._handle_room(client, data, time.monotonic())
+            self._handle_room(client, data, time.monotonic(), deal)
+
+    async def deal_for(self, client: Client, kind: str) -> DealJob | None:
+        """For the owner's start or next: the deal, made in the dealer's thread before the lock is taken
+        (the table deals it if it still fits; else, or for anyone else, None: the table deals its own)."""
+        table, user = client.table, client.user
+        if table is None or user is None or not table.is_owner(user):
+            return None
+        if not (kind == "start" and table.state in ("waiting", "over")) and not (kind == "next" and table.state == "between"):
+            return None
+        return await asyncio.get_running_loop().run_in_executor(self.dealer, table.deal_job().make)
 
     def _hello(self, client: Client, user: User, now: float) -> None:
         client.user = user
@@ -705,7 +734,7 @@ class Server:
                 break
         self.send_lobby(client)
 
-    def _handle_room(self, client: Client, data: dict[str, Any], now: float) -> None:
+    def _handle_room(self, client: Client, data: dict[str, Any], now: float, deal: DealJob | None = None) -> None:
         kind = data["type"]
         user = client.user
         assert user is not None
@@ -756,9 +785,9 @@ class Server:
         elif kind == "invite":
             table.renew_invite(user)
         elif kind == "start":
-            table.start(user, now)
+            table.start(user, now, deal)
         elif kind == "next":
-            table.next_deal(user, now)
+            table.next_deal(user, now, deal)
         elif kind == "move":
             table.move(user, data["action"], now)
         elif kind == "cancel":
@@ -923,6 +952,7 @@ def create_app(
                     await task
             server.robots.shutdown(wait=False, cancel_futures=True)
             server.rescue.shutdown(wait=False, cancel_futures=True)
+            server.dealer.shutdown(wait=False, cancel_futures=True)
             server.db.shutdown(wait=True)  # the writes queued are made
 
     async def index(request: Request) -> Response:

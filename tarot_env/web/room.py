@@ -265,6 +265,7 @@ class Table:
         self.steps = 0  # env steps and deals so far: a robot's move thought outside the lock applies only if unchanged
         self.fallbacks: dict[int, dict[str, int]] = {}  # seat -> moves, exception, illegal, fallback (as the arena counts)
         self.due: tuple[int, str] | None = None  # a robot's move due, for the server to think (advance(play=False))
+        self.deal_due = False  # the next deal is due, for the server to deal (advance(play=False))
         self.next_deal_options: dict[str, Any] | None = None  # a given deal (tests): reset(options=...)
 
     # ----------------------------------------------------------------------------- helpers
@@ -398,8 +399,9 @@ class Table:
         self.log("the owner renewed the invitation link")
 
     # ----------------------------------------------------------------------------- the game
-    def start(self, user: User, now: float) -> None:
-        """The owner starts a game: every seat filled, stakes taken, the first deal dealt."""
+    def start(self, user: User, now: float, deal: DealJob | None = None) -> None:
+        """The owner starts a game: every seat filled, stakes taken, the first deal dealt (``deal``: made
+        beforehand, in a worker thread, by :meth:`deal_job`)."""
         self._need_owner(user, "start the game")
         if self.state not in ("waiting", "over"):
             raise RoomError("a game is already in progress")
@@ -427,16 +429,29 @@ class Table:
             s.abandoned = False
         self.agents = {p: self._make_agent(p, s.robot) for p, s in enumerate(self.seats) if s.robot}
         self.log(f"game {self.game_no} starts: {st.deals} deal(s)" + (f", stake {st.stake} chips" if paying else ""))
-        self._deal(now)
+        self._deal(now, deal)
 
-    def _deal(self, now: float) -> None:
+    def deal_job(self) -> DealJob:
+        """The next deal to deal, its cards not yet shuffled: :meth:`DealJob.make` shuffles them, in a worker
+        thread for the server (the first deal of a game in a process loads its kernels)."""
+        seed = self.seed * 1000 + self.dealt if self.seeded else secrets.randbits(63)
         dealer = (self.seed + self.dealt) % self.num_players
-        self.env = tarot_env.make(self.env_id, num_players=self.num_players, dealer=dealer)
-        if self.next_deal_options is not None:
-            self.env.reset(options=self.next_deal_options)
+        return DealJob(self, self.dealt, self.env_id, self.num_players, dealer, seed, self.next_deal_options)
+
+    def apply_deal(self, job: DealJob, now: float) -> bool:
+        """Deal the deal ``job`` made, if the table still waits for it (between two deals); whether it did."""
+        if self.state != "between" or not job.fits(self):
+            return False
+        self._deal(now, job)
+        return True
+
+    def _deal(self, now: float, job: DealJob | None = None) -> None:
+        """Deal the next deal: ``job``'s, made in a worker thread, when it is still this table's next, else made here."""
+        if job is None or not job.fits(self):
+            job = self.deal_job()
+        self.env = job.made()
+        if job.options is not None:
             self.next_deal_options = None
-        else:
-            self.env.reset(seed=self.seed * 1000 + self.dealt if self.seeded else secrets.randbits(63))
         self.dealt += 1
         self.steps += 1
         self.own_moves = [0] * self.num_players
@@ -560,12 +575,12 @@ class Table:
             self.state = "between"
             self.next_deal_at = now + self.pause
 
-    def next_deal(self, user: User, now: float) -> None:
-        """The owner deals the next deal now rather than at the end of the pause."""
+    def next_deal(self, user: User, now: float, deal: DealJob | None = None) -> None:
+        """The owner deals the next deal now rather than at the end of the pause (``deal``: as in :meth:`start`)."""
         self._need_owner(user, "deal the next deal")
         if self.state != "between":
             raise RoomError("the next deal is dealt between two deals of a game")
-        self._deal(now)
+        self._deal(now, deal)
 
     # ----------------------------------------------------------------------------- the end
     def winners(self) -> list[int]:
@@ -745,9 +760,11 @@ class Table:
     def advance(self, now: float, play: bool = True) -> bool:
         """Do what the clock makes due; True if anything changed. At most one move per call, so that
         the page sees each robot's card. ``play=False`` (the server): a robot's move that is due is not
-        thought here but left in :attr:`due` as ``(seat, why)``, for a worker thread."""
+        thought here but left in :attr:`due` as ``(seat, why)``, for a worker thread, and a deal that is due
+        is not dealt here but flagged in :attr:`deal_due` (:meth:`deal_job`, :meth:`apply_deal`)."""
         before = self.version
         self.due = None
+        self.deal_due = False
         for p, s in enumerate(self.seats):
             away = s.person and not s.connected and not s.abandoned and s.away_since is not None
             if away and now - s.away_since >= self.reconnect_window:  # type: ignore[operator]
@@ -759,7 +776,10 @@ class Table:
                     self._free(p)
                     self.log(f"{s.user.name} left (disconnected)")  # type: ignore[union-attr]
         if self.state == "between" and self.next_deal_at is not None and now >= self.next_deal_at:
-            self._deal(now)
+            if play:
+                self._deal(now)
+            else:
+                self.deal_due = True
         elif self.state == "playing" and self.cancel_votes is None:
             p = self.turn
             if p is not None:
@@ -899,6 +919,38 @@ def _penalty_scoring(env_id: str) -> bool:
     from tarot_env.rules.bolognese.games import game_spec
 
     return game_spec(env_id.removesuffix("_v0")).scoring == "penalty"
+
+
+@dataclass
+class DealJob:
+    """A deal to deal, made (:meth:`make`: the env built and its cards shuffled) apart from the table, so that
+    the server can make it in a worker thread and deal it under the room's lock. It fits the table only while
+    the table has dealt nothing since and its given deal (``next_deal_options``) is the same."""
+
+    table: Table
+    dealt: int  # the table's count of deals dealt when it was asked
+    env_id: str
+    num_players: int
+    dealer: int
+    seed: int
+    options: dict[str, Any] | None
+    env: Any = None
+
+    def make(self) -> DealJob:
+        """Build the env and shuffle (or lay out the given deal); touches nothing of the table's."""
+        env = tarot_env.make(self.env_id, num_players=self.num_players, dealer=self.dealer)
+        if self.options is not None:
+            env.reset(options=self.options)
+        else:
+            env.reset(seed=self.seed)
+        self.env = env
+        return self
+
+    def made(self) -> Any:
+        return self.env if self.env is not None else self.make().env
+
+    def fits(self, table: Table) -> bool:
+        return self.table is table and self.dealt == table.dealt and self.options is table.next_deal_options
 
 
 @dataclass
