@@ -6,9 +6,11 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from tarot_env.command import build_parser
 
@@ -48,3 +50,46 @@ def test_tarot_serve_serves_the_page_and_makes_the_database(tmp_path: Path) -> N
         proc.wait(timeout=20)
     tables = {row[0] for row in sqlite3.connect(db).execute("select name from sqlite_master where type='table'")}
     assert {"users", "tables", "games", "game_players", "records"} <= tables
+
+
+def test_create_app_warms_the_kernels_in_a_thread_at_start_up_only_when_asked(tmp_path: Path, monkeypatch: Any) -> None:
+    """``create_app(warm=True)`` (what ``tarot serve`` asks) starts warm_kernels in a thread of its own when
+    the app starts; without it nothing is warmed."""
+    from starlette.testclient import TestClient
+
+    from tarot_env.web import app as web_app
+
+    calls: list[tuple[Any, str]] = []
+    warmed = threading.Event()
+
+    def warm(env_ids: Any = None) -> None:
+        calls.append((env_ids, threading.current_thread().name))
+        warmed.set()
+
+    monkeypatch.setattr(web_app, "warm_kernels", warm)
+    with TestClient(web_app.create_app(str(tmp_path / "cold.sqlite"))):
+        pass
+    assert calls == []
+    with TestClient(web_app.create_app(str(tmp_path / "warm.sqlite"), warm=True)):
+        assert warmed.wait(30), "warm_kernels was not called"
+    assert calls == [(None, "tarot-warm")]  # every game, in its own thread
+
+
+def test_tarot_serve_asks_for_the_warm_up(tmp_path: Path, monkeypatch: Any) -> None:
+    import uvicorn
+
+    from tarot_env.web import app as web_app
+    from tarot_env.web import serve
+
+    asked: list[dict[str, Any]] = []
+    real = web_app.create_app
+
+    def create_app(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(web_app, "create_app", create_app)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # served at once and stopped
+    args = build_parser().parse_args(["serve", "--port", "0", "--db", str(tmp_path / "room.sqlite")])
+    assert serve.run(args) == 0
+    assert len(asked) == 1 and asked[0]["warm"] is True
