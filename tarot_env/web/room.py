@@ -124,7 +124,7 @@ def check_settings(changes: Any) -> dict[str, Any]:
 #: how a deal ends with no card played, in the env's ``infos["result"]`` (the rules' result codes'
 #: names): all passed or a petit sec (French Tarot), all passed in Terziglio (thrown in). The room
 #: deals again; it is not one of the game's deals (the Tarocchino rules count only played hands,
-#: rules/bolognese/game.py _after_hands).
+#: rules/bolognese/scoring.py settle_matches: a thrown-in hand does not count, U12).
 NOT_PLAYED = (
     FrenchResult.name(FrenchResult.ALL_PASSED),
     FrenchResult.name(FrenchResult.PETIT_SEC),
