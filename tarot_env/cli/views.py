@@ -1,10 +1,11 @@
 """What one player sees at the table, as text: the ``tarot play`` screen.
 
 ``env.render()`` shows every hand (it is the omniscient view a replay wants); a player at the
-table must see only his own hand and what is public. These views read the env's state (one
-row) and print the same information the observation vector encodes for that seat: his hand
-sorted by suit, the bids and contract, the trick in progress and who leads it, the last trick,
-the cards each player holds, declarations, running totals and whose turn it is.
+table must see only his own hand and what is public. These views read the seat's seat view
+(:mod:`tarot_env.rules.seat_view`, the one statement of what a seat may see, whose no-leak tests
+tie the observation vector to it) and print it: his hand sorted by suit, the bids and contract,
+the trick in progress and who leads it, the last trick, the cards each player holds,
+declarations, running totals and whose turn it is.
 """
 
 from __future__ import annotations
@@ -14,50 +15,21 @@ from typing import Any
 import numpy as np
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK
-from tarot_env.cards.bolognese import SUIT_NAMES as BOLOGNESE_SUITS
-from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT, Deck
+from tarot_env.cards.deck import Deck
+from tarot_env.cards.display import card_names, format_hand, sort_cards
 from tarot_env.cards.french import FRENCH_DECK
-from tarot_env.cards.french import SUIT_NAMES as FRENCH_SUITS
+from tarot_env.moves import CARD_VERBS, action_sort_key
+from tarot_env.rules.bolognese.seat_view import TarocchinoSeatView
+from tarot_env.rules.french.seat_view import FrenchSeatView
+from tarot_env.rules.seat_view import Trick, of_env
+from tarot_env.tables import facts, is_french
 
-#: the action verbs that take a card: a card typed alone gets the verb of the decision
-CARD_VERBS = ("play", "discard", "call", "show", "give")
-
-
-def is_french(env_id: str) -> bool:
-    return env_id.startswith("french")
+__all__ = ["CARD_VERBS", "action_sort_key", "deck_of", "format_hand", "is_french", "sort_cards"]  # their homes' names, kept here
 
 
 def deck_of(env_id: str) -> Deck:
-    return FRENCH_DECK if is_french(env_id) else BOLOGNESE_DECK
-
-
-def sort_cards(deck: Deck, cards: Any) -> list[int]:
-    """Display order: the plain suits in their order, then the trumps, then the Excuse / Matto;
-    strongest first within each group (so the trumps read T21 … T1, ANG MON SOL …)."""
-    return sorted((int(c) for c in cards), key=lambda c: (int(deck.suit[c]), -int(deck.strength[c])))
-
-
-def format_hand(deck: Deck, cards: Any) -> str:
-    """``pique: KS 7S | cœur: … | atouts: T21 T6 | EX``, groups by suit in :func:`sort_cards` order."""
-    suit_names = FRENCH_SUITS if deck is FRENCH_DECK else BOLOGNESE_SUITS
-    trump_word = "atouts" if deck is FRENCH_DECK else "trumps"
-    groups: dict[int, list[str]] = {}
-    for c in sort_cards(deck, cards):
-        groups.setdefault(int(deck.suit[c]), []).append(deck.names[c])
-    parts = []
-    for suit, names in groups.items():
-        label = suit_names[suit] if suit < TRUMP_SUIT else trump_word if suit == TRUMP_SUIT else ""
-        parts.append(f"{label}: {' '.join(names)}" if suit != EXCUSE_SUIT else " ".join(names))
-    return " | ".join(parts) if parts else "(no cards)"
-
-
-def action_sort_key(deck: Deck, text: str, action: int) -> tuple:
-    """Legal moves in the order of the hand: card actions by :func:`sort_cards`, others by id."""
-    words = text.split()
-    if len(words) == 2 and words[0] in CARD_VERBS:
-        c = deck.index[words[1]]
-        return (0, CARD_VERBS.index(words[0]), int(deck.suit[c]), -int(deck.strength[c]))
-    return (1, action)
+    """The deck of ``env_id`` (its row of :mod:`tarot_env.tables`)."""
+    return facts(env_id).deck
 
 
 def seat_label(seat: int, human: int | None, kinds: list[str]) -> str:
@@ -68,49 +40,53 @@ def seat_label(seat: int, human: int | None, kinds: list[str]) -> str:
 
 # --------------------------------------------------------------------------------- French Tarot
 def french_view(env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
-    """The table as ``human`` sees it in French Tarot."""
+    """The table as ``human`` sees it in French Tarot (his seat view)."""
     from tarot_env.rules.french import actions as A
     from tarot_env.rules.french.state import Phase
 
-    raw = env.unwrapped
-    s = raw.game_state
-    n = raw.game.num_players
+    sv: FrenchSeatView = of_env(env, human)
+    n = sv.num_players
     names = FRENCH_DECK.names
-    phase = int(s.phase[0])
-    lines = [f"── {heading} — dealer player_{int(s.dealer[0])} — {Phase.name(phase)} ──"]
-    taker = int(s.taker[0])
+    phase = sv.phase
+    lines = [f"── {heading} — dealer player_{sv.dealer} — {Phase.name(phase)} ──"]
+    taker = sv.taker
     if phase != Phase.BID and taker >= 0:
-        extra = f", called {names[int(s.called[0])]}" if int(s.called[0]) >= 0 else ""
-        if int(s.called[0]) >= 0 and s.partner_known[0] and int(s.partner[0]) >= 0:
-            extra += f" (partner player_{int(s.partner[0])})"
-        if s.chelem[0]:
+        extra = f", called {names[sv.called]}" if sv.called >= 0 else ""
+        if sv.called >= 0 and sv.partner_public and sv.partner is not None and sv.partner >= 0:
+            extra += f" (partner player_{sv.partner})"
+        if sv.chelem:
             extra += ", chelem announced"
-        lines.append(f"taker player_{taker}: {A.CONTRACTS[int(s.contract[0]) - 1]}{extra}")
+        lines.append(f"taker player_{taker}: {A.CONTRACTS[sv.contract - 1]}{extra}")
     width = max(len(seat_label(p, human, kinds)) for p in range(n))
     for p in range(n):
-        bid = int(s.bids[0, p])
+        bid = int(sv.bids[p])
         bid_text = "-" if bid < 0 else "pass" if bid == 0 else A.CONTRACTS[bid - 1]
         tags = []
-        if s.poignee[0, p]:
-            shown = " ".join(names[c] for c in sort_cards(FRENCH_DECK, np.flatnonzero(s.poignee_cards[0, p])))
-            tags.append(f"poignée {A.POIGNEE_NAMES[int(s.poignee[0, p]) - 1]}: {shown}")
-        marker = ">" if phase != Phase.DONE and p == int(s.current[0]) else " "
+        if sv.poignee[p]:
+            shown = card_names(FRENCH_DECK, np.flatnonzero(sv.poignee_cards[p]))
+            tags.append(f"poignée {A.POIGNEE_NAMES[int(sv.poignee[p]) - 1]}: {shown}")
+        marker = ">" if p == sv.to_act else " "
         lines.append(
-            f"{marker} {seat_label(p, human, kinds):<{width}}  bid {bid_text:<12} cards {int(s.hands[0, p].sum()):>2}"
+            f"{marker} {seat_label(p, human, kinds):<{width}}  bid {bid_text:<12} cards {int(sv.counts[p]):>2}"
             f"  total {totals[p]:+g}" + (f"  [{'; '.join(tags)}]" if tags else "")
         )
-    if s.chien_seen[0]:
-        lines.append(f"chien: {' '.join(names[c] for c in sort_cards(FRENCH_DECK, np.flatnonzero(s.chien[0])))}")
-    if human == taker and s.ecart[0].any():
-        lines.append(f"your écart: {' '.join(names[c] for c in sort_cards(FRENCH_DECK, np.flatnonzero(s.ecart[0])))}")
-    t = int(s.trick_no[0])
+    if sv.chien_seen:
+        lines.append(f"chien: {card_names(FRENCH_DECK, np.flatnonzero(sv.chien))}")
+    if sv.own_ecart.any():
+        lines.append(f"your écart: {card_names(FRENCH_DECK, np.flatnonzero(sv.own_ecart))}")
+    t = sv.trick_no
     if t and phase != Phase.DONE:
-        lines.append("last " + french_trick(env, t - 1))
+        lines.append("last " + trick_text(FRENCH_DECK, t - 1, sv.tricks[t - 1]))
     if phase in (Phase.PLAY, Phase.POIGNEE, Phase.SHOW):
-        cards = [f"player_{p} {names[c]}" for p, c in french_table_cards(env)]
-        lines.append(f"trick {t + 1}/{raw.game.num_tricks}, led by player_{int(s.leader[0])}: " + (", ".join(cards) or "(no card yet)"))
-    lines.append(f"your hand: {format_hand(FRENCH_DECK, np.flatnonzero(s.hands[0, human]))}")
+        cards = [f"player_{p} {names[c]}" for p, c in sv.table]
+        lines.append(f"trick {t + 1}/{sv.num_tricks}, led by player_{sv.leader}: " + (", ".join(cards) or "(no card yet)"))
+    lines.append(f"your hand: {format_hand(FRENCH_DECK, np.flatnonzero(sv.hand))}")
     return "\n".join(lines)
+
+
+def trick_text(deck: Deck, t: int, trick: Trick) -> str:
+    """``trick 3: player_1 7H, player_2 KH, … — won by player_2`` (trick ``t`` counted from 0, in play order)."""
+    return f"trick {t + 1}: {', '.join(f'player_{p} {deck.names[c]}' for p, c in trick.cards)} — won by player_{trick.winner}"
 
 
 def discard_text(env_id: str, card: str) -> str:
@@ -118,36 +94,28 @@ def discard_text(env_id: str, card: str) -> str:
     shown to every player (:data:`tarot_env.rules.french.ecart.SHOWN`, docs/rules/french_tarot.md §4)."""
     from tarot_env.rules.french import ecart
 
-    if is_french(env_id) and ecart.SHOWN[FRENCH_DECK.parse(card)]:
+    if facts(env_id).french and ecart.SHOWN[FRENCH_DECK.parse(card)]:
         return f"discards {card} (a trump in the écart is shown)"
     return "discards a card (face down)"
 
 
 def french_trick_cards(env: Any, t: int) -> list[tuple[int, int]]:
     """``(seat, card)`` of completed trick ``t`` (counted from 0), in play order from its leader."""
-    s = env.unwrapped.game_state
-    n = env.unwrapped.game.num_players
-    leader = int(s.leaders[0, t])
-    by_seat = {int(np.flatnonzero(s.played[0, :, c])[0]): int(c) for c in np.flatnonzero(s.trick_of[0] == t)}
-    return [(p, by_seat[p]) for p in ((leader + k) % n for k in range(n)) if p in by_seat]
+    return list(of_env(env, None).tricks[t].cards)
 
 
 def french_table_cards(env: Any) -> list[tuple[int, int]]:
     """``(seat, card)`` of the trick on the table, in play order from its leader."""
-    s = env.unwrapped.game_state
-    n = env.unwrapped.game.num_players
-    leader = int(s.leader[0])
-    return [(p, int(s.trick[0, p])) for p in ((leader + k) % n for k in range(n)) if s.trick[0, p] >= 0]
+    return list(of_env(env, None).table)
 
 
 def french_trick(env: Any, t: int) -> str:
     """``trick 3: player_1 7H, player_2 KH, … — won by player_2`` (trick ``t`` counted from 0)."""
-    cards = [f"player_{p} {FRENCH_DECK.names[c]}" for p, c in french_trick_cards(env, t)]
-    return f"trick {t + 1}: {', '.join(cards)} — won by player_{int(env.unwrapped.game_state.winners[0, t])}"
+    return trick_text(FRENCH_DECK, t, of_env(env, None).tricks[t])
 
 
 def french_tricks_done(env: Any) -> int:
-    return int(env.unwrapped.game_state.trick_no[0])
+    return of_env(env, None).trick_no
 
 
 def french_result(info: dict[str, Any]) -> str:
@@ -212,23 +180,21 @@ def french_deal_end(env: Any, info: dict[str, Any]) -> list[str]:
 
 # ---------------------------------------------------------------------------------- Tarocchino
 def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
-    """The table as ``human`` sees it in a Tarocchino game."""
+    """The table as ``human`` sees it in a Tarocchino game (his seat view)."""
     from tarot_env.rules.bolognese import state as S
     from tarot_env.rules.bolognese.scoring import SU
 
     raw = env.unwrapped
-    s = raw.game_state
-    n = raw.num_players
+    sv: TarocchinoSeatView = of_env(env, human)
+    n = sv.num_players
     names = BOLOGNESE_DECK.names
-    ints, seat_ints, cards = s.ints[0], s.seat_ints[0], s.cards[0]
-    phase = int(ints[S.PHASE])
-    place, hand_of = cards[S.PLACE], cards[S.HAND_OF]
-    hand = f" — hand {int(ints[S.HAND_NO]) + 1}" if raw.config.match else ""
-    lines = [f"── {heading}{hand} — dealer player_{int(ints[S.DEALER])} — {S.Phase.name(phase)} ──"]
-    if int(ints[S.SOLOIST]) >= 0:
-        lines.append(f"soloist player_{int(ints[S.SOLOIST])} ({'su' if ints[S.CONTRACT] == SU else 'di mio'})")
+    phase = sv.phase
+    hand = f" — hand {sv.hand_no + 1}" if raw.config.match else ""
+    lines = [f"── {heading}{hand} — dealer player_{sv.dealer} — {S.Phase.name(phase)} ──"]
+    if sv.soloist >= 0:
+        lines.append(f"soloist player_{sv.soloist} ({'su' if sv.contract == SU else 'di mio'})")
     if raw.config.spec.sides == "partners":  # the partnerships, as the rules pair the seats
-        side = raw.game.sides(s, 0)
+        side = sv.sides
         after = [(human + k) % n for k in range(1, n)]  # the others in play order from ``human``
         mates = [f"player_{p}" for p in after if side[p] == side[human]]
         others = [f"player_{p}" for p in after if side[p] != side[human]]
@@ -236,35 +202,30 @@ def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float],
     show_match_total = raw.config.match
     width = max(len(seat_label(p, human, kinds)) for p in range(n))
     for p in range(n):
-        held = int(np.sum((hand_of == p) & ((place == S.PL_HAND) | (place == S.PL_EXTRA))))
-        parts = [f"cards {held:>2}", f"tricks {int(seat_ints[p, S.TRICKS]):>2}"]
+        parts = [f"cards {int(sv.counts[p]):>2}", f"tricks {int(sv.tricks_won[p]):>2}"]
         if show_match_total:
-            parts.append(f"game total {int(seat_ints[p, S.TOTAL])}")
+            parts.append(f"game total {int(sv.totals[p])}")
         if raw.config.spec.players_drop_out and raw.config.match:
-            parts.append(f"penalties {int(seat_ints[p, S.PENALTY])}" + ("" if seat_ints[p, S.ACTIVE] else " (out)"))
+            parts.append(f"penalties {int(sv.penalties[p])}" + ("" if sv.active[p] else " (out)"))
         parts.append(f"session {totals[p]:+g}")
-        if seat_ints[p, S.DECLARED]:
-            shown = [c for c in np.flatnonzero(cards[S.SHOWN] == 1) if _holder(cards, c, S) == p]
-            parts.append(f"declared {int(seat_ints[p, S.DECLARED])}: {' '.join(names[c] for c in sort_cards(BOLOGNESE_DECK, shown))}")
-        marker = ">" if phase != S.PH_DONE and p == int(ints[S.CURRENT]) else " "
+        if sv.declared[p]:
+            parts.append(f"declared {int(sv.declared[p])}: {card_names(BOLOGNESE_DECK, np.flatnonzero(sv.shown[p]))}")
+        marker = ">" if p == sv.to_act else " "
         lines.append(f"{marker} {seat_label(p, human, kinds):<{width}}  " + "  ".join(parts))
     if phase == S.PH_DISCARD:
-        lines.append(f"player_{int(ints[S.CURRENT])} discards {int(ints[S.DISCARDS_LEFT])} more")
-    mine = np.flatnonzero((place == S.PL_DISCARD) & (cards[S.PILE_OF] == human))
-    if len(mine):
-        lines.append(f"your discards: {' '.join(names[c] for c in sort_cards(BOLOGNESE_DECK, mine))}")
-    t = int(ints[S.TRICK_NO])
+        lines.append(f"player_{sv.to_act} discards {sv.discards_left} more")
+    if sv.discards.any():
+        lines.append(f"your discards: {card_names(BOLOGNESE_DECK, np.flatnonzero(sv.discards))}")
+    t = sv.trick_no
     if t and phase != S.PH_DONE:
-        lines.append("last " + tarocchino_trick(env, t - 1))
-    table = tarocchino_table_cards(env)
-    if phase == S.PH_PLAY or table:
-        played = ", ".join(f"player_{p} {names[c]}" for p, c in table) or "(no card yet)"
-        lines.append(f"trick {t + 1}/{raw.config.num_tricks}, led by player_{int(ints[S.LEADER])}: {played}")
-    lines.append(f"your hand: {format_hand(BOLOGNESE_DECK, np.flatnonzero((hand_of == human) & (place == S.PL_HAND)))}")
-    extra = int(np.sum((hand_of == human) & (place == S.PL_EXTRA)))
-    if extra:
-        lines.append(f"  (+{extra} cards dealt to you, picked up after the claim window)")
-    if phase == S.PH_DECLARE and int(ints[S.CURRENT]) == human:
+        lines.append("last " + trick_text(BOLOGNESE_DECK, t - 1, sv.tricks[t - 1]))
+    if phase == S.PH_PLAY or sv.table:
+        played = ", ".join(f"player_{p} {names[c]}" for p, c in sv.table) or "(no card yet)"
+        lines.append(f"trick {t + 1}/{raw.config.num_tricks}, led by player_{sv.leader}: {played}")
+    lines.append(f"your hand: {format_hand(BOLOGNESE_DECK, np.flatnonzero(sv.hand))}")
+    if sv.extra:
+        lines.append(f"  (+{sv.extra} cards dealt to you, picked up after the claim window)")
+    if phase == S.PH_DECLARE and sv.to_act == human:
         lines.append(declaration_offer(env, human))
     return "\n".join(lines)
 
@@ -272,58 +233,29 @@ def tarocchino_view(env: Any, human: int, kinds: list[str], totals: list[float],
 def declaration_offer(env: Any, seat: int) -> str:
     """What ``declare`` would declare for ``seat`` now (Tarocchino §7): the cards of his combinations, shown
     to the table, and the value it counts for his side, as the rules worked them out when the
-    hands were final (the state's ``combo`` cards and ``decl`` value, :mod:`tarot_env.rules.bolognese.claims`)."""
-    from tarot_env.rules.bolognese import state as S
-
-    s = env.unwrapped.game_state
-    cards = s.cards[0]
-    combo = np.flatnonzero((cards[S.COMBO] == 1) & (cards[S.HAND_OF] == seat))
-    shown = " ".join(BOLOGNESE_DECK.names[c] for c in sort_cards(BOLOGNESE_DECK, combo))
-    value = int(s.seat_ints[0, seat, S.DECL])
-    return f"declare: {shown}, worth {value} points; declaring shows these cards to the table (no_declare keeps them hidden)"
-
-
-def _holder(cards: np.ndarray, c: int, S: Any) -> int:
-    """Who showed card ``c``: its holder, or who played it once it left the hand."""
-    h = int(cards[S.HAND_OF, c])
-    return h if h >= 0 else int(cards[S.PLAYED_BY, c])
-
-
-def _in_play_order(env: Any, cards: np.ndarray, leader: int) -> list[tuple[int, int]]:
-    """``(seat, card)`` of Tarocchino ``cards`` played in one trick, in play order from ``leader``."""
-    from tarot_env.rules.bolognese import state as S
-
-    played_by = env.unwrapped.game_state.cards[0, S.PLAYED_BY]
-    n = env.unwrapped.num_players
-    return sorted(((int(played_by[c]), int(c)) for c in cards), key=lambda pc: (pc[0] - leader) % n)
+    hands were final (his seat view's combinations and declaration value)."""
+    sv: TarocchinoSeatView = of_env(env, seat)
+    shown = card_names(BOLOGNESE_DECK, np.flatnonzero(sv.my_combinations))
+    return f"declare: {shown}, worth {sv.my_declaration} points; declaring shows these cards to the table (no_declare keeps them hidden)"
 
 
 def tarocchino_trick_cards(env: Any, t: int) -> list[tuple[int, int]]:
     """``(seat, card)`` of completed trick ``t`` (counted from 0), in play order from its leader."""
-    from tarot_env.rules.bolognese import state as S
-
-    s = env.unwrapped.game_state
-    return _in_play_order(env, np.flatnonzero(s.cards[0, S.TRICK_OF] == t), s.trick_leader(0, t))
+    return list(of_env(env, None).tricks[t].cards)
 
 
 def tarocchino_table_cards(env: Any) -> list[tuple[int, int]]:
     """``(seat, card)`` of the trick on the table, in play order from its leader."""
-    from tarot_env.rules.bolognese import state as S
-
-    s = env.unwrapped.game_state
-    return _in_play_order(env, np.flatnonzero(s.cards[0, S.PLACE] == S.PL_TABLE), int(s.ints[0, S.LEADER]))
+    return list(of_env(env, None).table)
 
 
 def tarocchino_trick(env: Any, t: int) -> str:
     """``trick 3: player_1 KS, … — won by player_2`` (trick ``t`` counted from 0, in play order)."""
-    played = ", ".join(f"player_{p} {BOLOGNESE_DECK.names[c]}" for p, c in tarocchino_trick_cards(env, t))
-    return f"trick {t + 1}: {played} — won by player_{int(env.unwrapped.game_state.hist[0, t])}"
+    return trick_text(BOLOGNESE_DECK, t, of_env(env, None).tricks[t])
 
 
 def tarocchino_tricks_done(env: Any) -> int:
-    from tarot_env.rules.bolognese import state as S
-
-    return int(env.unwrapped.game_state.ints[0, S.TRICK_NO])
+    return of_env(env, None).trick_no
 
 
 def side_name(members: list[int], human: int, short: bool = False) -> str:
@@ -406,38 +338,32 @@ def tarocchino_result(info: dict[str, Any]) -> str:
 
 # ----------------------------------------------------------------------------------- dispatch
 def table_view(env_id: str, env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
-    view = french_view if is_french(env_id) else tarocchino_view
+    view = french_view if facts(env_id).french else tarocchino_view
     return view(env, human, kinds, totals, heading)
 
 
 def cards_in_hand(env_id: str, env: Any, seat: int) -> int:
-    """How many cards ``seat`` holds (a Tarocchino hand's cards still to pick up included)."""
-    s = env.unwrapped.game_state
-    if is_french(env_id):
-        return int(s.hands[0, seat].sum())
-    from tarot_env.rules.bolognese import state as S
-
-    cards = s.cards[0]
-    return int(np.sum((cards[S.HAND_OF] == seat) & ((cards[S.PLACE] == S.PL_HAND) | (cards[S.PLACE] == S.PL_EXTRA))))
+    """How many cards ``seat`` holds (a Tarocchino hand's cards still to pick up included): a public count."""
+    return int(of_env(env, None).counts[seat])
 
 
 def tricks_done(env_id: str, env: Any) -> int:
-    return french_tricks_done(env) if is_french(env_id) else tarocchino_tricks_done(env)
+    return of_env(env, None).trick_no
 
 
 def trick_summary(env_id: str, env: Any, t: int) -> str:
-    return french_trick(env, t) if is_french(env_id) else tarocchino_trick(env, t)
+    return trick_text(facts(env_id).deck, t, of_env(env, None).tricks[t])
 
 
 def result_line(env_id: str, info: dict[str, Any]) -> str:
     """One line on how a deal (hand) ended, from the env's info alone (the web room's summary)."""
-    return french_result(info) if is_french(env_id) else tarocchino_result(info)
+    return french_result(info) if facts(env_id).french else tarocchino_result(info)
 
 
 def deal_end(env_id: str, env: Any, info: dict[str, Any], sides: np.ndarray | None, human: int) -> list[str]:
     """How a deal (hand) ended, as ``tarot play`` prints it: French Tarot's score term by term
     (:func:`french_deal_end`), a Tarocchino hand's points by side and its winner
     (:func:`tarocchino_hand_end`, ``sides`` the seats' sides during the hand)."""
-    if is_french(env_id):
+    if facts(env_id).french:
         return french_deal_end(env, info)
     return [tarocchino_hand_end(info, sides, human)]
