@@ -19,7 +19,9 @@ from tarot_env.cards.deck import Deck
 from tarot_env.cards.display import card_names, format_hand, sort_cards
 from tarot_env.cards.french import FRENCH_DECK
 from tarot_env.moves import CARD_VERBS, action_sort_key
+from tarot_env.rules.bolognese import seat_view as tarocchino_seat_view
 from tarot_env.rules.bolognese.seat_view import TarocchinoSeatView
+from tarot_env.rules.french import seat_view as french_seat_view
 from tarot_env.rules.french.seat_view import FrenchSeatView
 from tarot_env.rules.seat_view import Trick, of_env
 from tarot_env.tables import facts, is_french
@@ -89,16 +91,6 @@ def trick_text(deck: Deck, t: int, trick: Trick) -> str:
     return f"trick {t + 1}: {', '.join(f'player_{p} {deck.names[c]}' for p, c in trick.cards)} — won by player_{trick.winner}"
 
 
-def discard_text(env_id: str, card: str) -> str:
-    """How another player's discard is announced: face down, except a trump in the French écart,
-    shown to every player (:data:`tarot_env.rules.french.ecart.SHOWN`, docs/rules/french_tarot.md §4)."""
-    from tarot_env.rules.french import ecart
-
-    if facts(env_id).french and ecart.SHOWN[FRENCH_DECK.parse(card)]:
-        return f"discards {card} (a trump in the écart is shown)"
-    return "discards a card (face down)"
-
-
 def french_trick_cards(env: Any, t: int) -> list[tuple[int, int]]:
     """``(seat, card)`` of completed trick ``t`` (counted from 0), in play order from its leader."""
     return list(of_env(env, None).tricks[t].cards)
@@ -118,23 +110,6 @@ def french_tricks_done(env: Any) -> int:
     return of_env(env, None).trick_no
 
 
-def french_result(info: dict[str, Any]) -> str:
-    """One line on how a French deal ended, from the env's final info."""
-    if info.get("result") != "played":
-        return f"deal {str(info.get('result', '?')).replace('_', ' ')}: no score"
-    text = (
-        f"taker player_{info['taker']} ({info['contract']}"
-        + (f", partner player_{info['partner']}" if info.get("partner", -1) >= 0 and info["partner"] != info["taker"] else "")
-        + f"): attack {info['attack_points']:g} points with {info['attack_bouts']} bouts — contract "
-        + ("made" if info["made"] else "lost")
-    )
-    if info.get("petit_au_bout"):
-        text += f", petit au bout ({'attack' if info['petit_au_bout'] > 0 else 'defence'})"
-    if info.get("chelem") not in (None, "none"):
-        text += f", chelem: {info['chelem'].replace('_', ' ')}"
-    return text
-
-
 def french_deal_end(env: Any, info: dict[str, Any]) -> list[str]:
     """How a French deal ended, for the player at the terminal: who took what and how the attack
     did, then the unit S term by term as docs/rules/french_tarot.md §9.1 writes it (contract,
@@ -144,7 +119,7 @@ def french_deal_end(env: Any, info: dict[str, Any]) -> list[str]:
     from tarot_env.rules.french.scoring import score_terms
 
     if info.get("result") != "played":
-        return [french_result(info)]
+        return [french_seat_view.result_line(info)]
     raw = env.unwrapped
     t = score_terms(raw.game, raw.game_state, 0)
     m, d = t["multiplier"], t["difference"]
@@ -290,10 +265,10 @@ def tarocchino_hand_end(info: dict[str, Any], sides: np.ndarray, human: int) -> 
         winner = claim_side if result == "claimed" else 1 - claim_side
         text += " (right)" if result == "claimed" else " (wrong: below the target)"
         text += " — " + ", ".join(f"{side_name(m, human)}: {scores[m[0]]:+g}" for m in by_side.values())
-        return f"{text} — {side_name(by_side[winner], human, short=True)} won the game{_match_part(info)}"
+        return f"{text} — {side_name(by_side[winner], human, short=True)} won the game{tarocchino_seat_view.match_part(info)}"
     points = info.get("points", {}).get("total")
     if points is None:
-        return tarocchino_result(info)
+        return tarocchino_seat_view.result_line(info)
     rounded = "raw" in info  # Quindici: the hand scores are the points rounded (Tarocchino §13)
     parts = [
         f"{side_name(m, human)}: {points[k]:g} points" + (f" (scored {scores[m[0]]:g})" if rounded else "") for k, m in by_side.items()
@@ -301,42 +276,19 @@ def tarocchino_hand_end(info: dict[str, Any], sides: np.ndarray, human: int) -> 
     text = f"{hand} played — " + ", ".join(parts)
     if "losers" in info:  # Mattazza: each for himself, the hand's losers take a penalty point (Tarocchino §14.5)
         losers = [side_name([p], human) for p in info["losers"]]
-        return text + " — " + (f"lost by {' and '.join(losers)}" if losers else "nobody lost") + _match_part(info)
+        return text + " — " + (f"lost by {' and '.join(losers)}" if losers else "nobody lost") + tarocchino_seat_view.match_part(info)
     if "soloist_won" in info:  # Terziglio: the soloist's side is 0 (Tarocchino §10.6)
         winner = 0 if info["soloist_won"] else 1
         contract = str(info.get("contract", "")).replace("_", " ")
         text += f" — soloist {side_name([info['soloist']], human)} ({contract}) {'won' if info['soloist_won'] else 'lost'}"
-        return f"{text}: {side_name(by_side[winner], human, short=True)} won the hand{_match_part(info)}"
+        return f"{text}: {side_name(by_side[winner], human, short=True)} won the hand{tarocchino_seat_view.match_part(info)}"
     side_scores = [scores[m[0]] for m in by_side.values()]
     best = max(side_scores)
     if side_scores.count(best) > 1:
-        return f"{text} — a tie: nobody won the hand{_match_part(info)}"
-    return f"{text} — {side_name(by_side[side_scores.index(best)], human, short=True)} won the hand{_match_part(info)}"
+        return f"{text} — a tie: nobody won the hand{tarocchino_seat_view.match_part(info)}"
+    return f"{text} — {side_name(by_side[side_scores.index(best)], human, short=True)} won the hand{tarocchino_seat_view.match_part(info)}"
 
 
-def _match_part(info: dict[str, Any]) -> str:
-    """A match's standing after a hand: the penalty points (Mattazza) or the game totals."""
-    if "match_over" in info and "penalties" in info:
-        return " — penalty points " + ", ".join(str(v) for v in info["penalties"])
-    if "match_over" in info and "totals" in info:
-        return " — game totals " + ", ".join(str(v) for v in info["totals"])
-    return ""
-
-
-def tarocchino_result(info: dict[str, Any]) -> str:
-    """One line on how a Tarocchino hand ended, from the env's info (the scores are printed apart)."""
-    text = f"hand {info.get('hand', 0) + 1} {str(info.get('result', '?')).replace('_', ' ')}"
-    points = info.get("points", {})
-    if "total" in points:
-        text += ": points " + " / ".join(f"{v:g}" for v in points["total"])
-    if info.get("soloist") is not None and info["soloist"] >= 0:
-        text += f" (soloist player_{info['soloist']}, {'won' if info.get('soloist_won') else 'lost'})"
-    if info.get("losers"):
-        text += " — losers: " + ", ".join(f"player_{p}" for p in info["losers"])
-    return text + _match_part(info)
-
-
-# ----------------------------------------------------------------------------------- dispatch
 def table_view(env_id: str, env: Any, human: int, kinds: list[str], totals: list[float], heading: str) -> str:
     view = french_view if facts(env_id).french else tarocchino_view
     return view(env, human, kinds, totals, heading)
@@ -356,8 +308,13 @@ def trick_summary(env_id: str, env: Any, t: int) -> str:
 
 
 def result_line(env_id: str, info: dict[str, Any]) -> str:
-    """One line on how a deal (hand) ended, from the env's info alone (the web room's summary)."""
-    return french_result(info) if facts(env_id).french else tarocchino_result(info)
+    """One line on how a deal (hand) ended, from the env's info alone (public at the end)."""
+    return (french_seat_view if facts(env_id).french else tarocchino_seat_view).result_line(info)
+
+
+def discard_text(env_id: str, card: str) -> str:
+    """How another player's discard is announced (face down, or a French écart's trump shown)."""
+    return (french_seat_view if facts(env_id).french else tarocchino_seat_view).discard_words(card)
 
 
 def deal_end(env_id: str, env: Any, info: dict[str, Any], sides: np.ndarray | None, human: int) -> list[str]:

@@ -4,9 +4,10 @@ The env keeps every hand in one array (it is the omniscient state a replay needs
 must receive only what its seat could see at a real table. These functions read the public
 fields one by one (bids, contract, the trick on the table, the last trick, shown poignées and
 declarations, the chien when the rules turn it face up, card counts) and add the viewer's own
-hand, his own écart or discards, and his legal moves when it is his turn. Nothing else is read,
-so another seat's hidden cards cannot leak into a message: ``seat=None`` (a spectator) adds no
-private part at all. The same reading as the terminal's seat view (:mod:`tarot_env.cli.views`).
+hand, his own écart or discards, and his legal moves when it is his turn, all from his seat view
+(:mod:`tarot_env.rules.seat_view`, the one statement of what a seat may see, as the terminal's
+table reads it too). Nothing else is read, so another seat's hidden cards cannot leak into a
+message: ``seat=None`` (a spectator) adds no private part at all.
 """
 
 from __future__ import annotations
@@ -16,10 +17,14 @@ from typing import Any
 
 import numpy as np
 
+from tarot_env.cards.bolognese import BOLOGNESE_DECK
 from tarot_env.cards.deck import Deck
-from tarot_env.cli import views as cli_views
-from tarot_env.cli.play import legal_moves
-from tarot_env.rules.french import ecart
+from tarot_env.cards.display import sort_cards
+from tarot_env.moves import CARD_VERBS, legal_moves
+from tarot_env.rules.bolognese import seat_view as tarocchino_seat_view
+from tarot_env.rules.french import seat_view as french_seat_view
+from tarot_env.rules.seat_view import Trick, of_env
+from tarot_env.tables import facts
 
 
 def card(deck: Deck, c: int) -> dict[str, Any]:
@@ -29,7 +34,7 @@ def card(deck: Deck, c: int) -> dict[str, Any]:
 
 def cards(deck: Deck, ids: Any) -> list[dict[str, Any]]:
     """Cards in display order (the terminal's order: suits, then trumps strongest first, then the excuse)."""
-    return [card(deck, c) for c in cli_views.sort_cards(deck, ids)]
+    return [card(deck, c) for c in sort_cards(deck, ids)]
 
 
 def moves(env_id: str, raw: Any) -> list[dict[str, Any]]:
@@ -37,7 +42,7 @@ def moves(env_id: str, raw: Any) -> list[dict[str, Any]]:
     out = []
     for action, text in legal_moves(env_id, raw):
         verb, _, rest = text.partition(" ")
-        out.append({"action": int(action), "text": text, "verb": verb, "card": rest if verb in cli_views.CARD_VERBS else None})
+        out.append({"action": int(action), "text": text, "verb": verb, "card": rest if verb in CARD_VERBS else None})
     return out
 
 
@@ -50,18 +55,13 @@ def current_seat(raw: Any) -> int | None:
 
 def dealer_seat(raw: Any) -> int:
     """The deal's dealer (a fixed deal names its own)."""
-    s = raw.game_state
-    if hasattr(s, "dealer"):  # French Tarot
-        return int(s.dealer[0])
-    from tarot_env.rules.bolognese.state import DEALER
-
-    return int(s.ints[0, DEALER])
+    return int(of_env(raw, None).dealer)
 
 
 def deal_view(env_id: str, env: Any, seat: int | None) -> dict[str, Any]:
     """The deal as ``seat`` sees it (``None``: a spectator)."""
     raw = env.unwrapped
-    view = french_view(raw, seat) if cli_views.is_french(env_id) else tarocchino_view(raw, seat)
+    view = french_view(raw, seat) if facts(env_id).french else tarocchino_view(raw, seat)
     turn = current_seat(raw)
     view["turn"] = turn
     view["moves"] = moves(env_id, raw) if seat is not None and turn == seat else []
@@ -97,131 +97,128 @@ def french_view(raw: Any, seat: int | None) -> dict[str, Any]:
     from tarot_env.rules.french import actions as A
     from tarot_env.rules.french.state import Phase
 
-    s = raw.game_state
-    n = raw.game.num_players
-    phase = int(s.phase[0])
-    taker = int(s.taker[0])
+    sv: french_seat_view.FrenchSeatView = of_env(raw, seat)
+    phase = sv.phase
+    taker = sv.taker
     players = []
-    for p in range(n):
-        bid = int(s.bids[0, p])
+    for p in range(sv.num_players):
+        bid = int(sv.bids[p])
         entry: dict[str, Any] = {
             "seat": p,
             "bid": None if bid < 0 else "pass" if bid == 0 else A.CONTRACTS[bid - 1],
-            "cards": int(s.hands[0, p].sum()),
+            "cards": int(sv.counts[p]),
         }
-        if s.poignee[0, p]:  # a declared poignée is shown to everybody
-            entry["poignee"] = A.POIGNEE_NAMES[int(s.poignee[0, p]) - 1]
-            entry["shown"] = cards(D, np.flatnonzero(s.poignee_cards[0, p]))
+        if sv.poignee[p]:  # a declared poignée is shown to everybody
+            entry["poignee"] = A.POIGNEE_NAMES[int(sv.poignee[p]) - 1]
+            entry["shown"] = cards(D, np.flatnonzero(sv.poignee_cards[p]))
         players.append(entry)
     view: dict[str, Any] = {
         "game": "french",
         "phase": Phase.name(phase),
-        "dealer": dealer_seat(raw),
+        "dealer": sv.dealer,
         "players": players,
         "contract": None,
         "trick": [],
         "last_trick": None,
-        "trick_no": int(s.trick_no[0]),
-        "num_tricks": int(raw.game.num_tricks),
+        "trick_no": sv.trick_no,
+        "num_tricks": sv.num_tricks,
     }
     if phase != Phase.BID and taker >= 0:
-        contract = {"taker": taker, "name": A.CONTRACTS[int(s.contract[0]) - 1], "chelem": bool(s.chelem[0])}
-        if int(s.called[0]) >= 0:
-            contract["called"] = D.names[int(s.called[0])]
-            if s.partner_known[0] and int(s.partner[0]) >= 0:
-                contract["partner"] = int(s.partner[0])
+        contract = {"taker": taker, "name": A.CONTRACTS[sv.contract - 1], "chelem": sv.chelem}
+        if sv.called >= 0:
+            contract["called"] = D.names[sv.called]
+            if sv.partner_public and sv.partner is not None and sv.partner >= 0:
+                contract["partner"] = sv.partner
         view["contract"] = contract
-    if s.chien_seen[0]:  # petite and garde: the chien is turned face up for all
-        view["chien"] = cards(D, np.flatnonzero(s.chien[0]))
+    if sv.chien_seen:  # petite and garde: the chien is turned face up for all
+        view["chien"] = cards(D, np.flatnonzero(sv.chien))
     # the écart is face down, but a trump the taker had to put in it is shown to the defence
     # (docs/rules/french_tarot.md §4): those trumps, and only those, are public
-    forced = np.flatnonzero(s.ecart[0] & ecart.SHOWN)
-    if len(forced):
-        view["ecart_trumps"] = cards(D, forced)
-    t = int(s.trick_no[0])
+    if sv.ecart_shown.any():
+        view["ecart_trumps"] = cards(D, np.flatnonzero(sv.ecart_shown))
+    t = sv.trick_no
     if t:
-        view["last_trick"] = _trick(D, t - 1, cli_views.french_trick_cards(raw, t - 1), int(s.winners[0, t - 1]))
+        view["last_trick"] = _trick(D, t - 1, sv.tricks[t - 1])
     if phase in (Phase.PLAY, Phase.POIGNEE, Phase.SHOW):
-        view["trick"] = _played(D, cli_views.french_table_cards(raw))
-        view["leader"] = int(s.leader[0])
+        view["trick"] = _played(D, sv.table)
+        view["leader"] = sv.leader
     if seat is not None:
-        view["hand"] = cards(D, np.flatnonzero(s.hands[0, seat]))
-        if seat == taker and s.ecart[0].any():  # the taker's own écart, never anyone else's
-            view["ecart"] = cards(D, np.flatnonzero(s.ecart[0]))
+        view["hand"] = cards(D, np.flatnonzero(sv.hand))
+        if sv.own_ecart.any():  # the taker's own écart, never anyone else's
+            view["ecart"] = cards(D, np.flatnonzero(sv.own_ecart))
     return view
 
 
-def _played(deck: Deck, seat_cards: list[tuple[int, int]]) -> list[dict[str, Any]]:
+def _played(deck: Deck, seat_cards: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
     """Cards on the table or in a trick, ``(seat, card)`` in play order, for the page."""
     return [{"seat": p, "card": card(deck, c)} for p, c in seat_cards]
 
 
-def _trick(deck: Deck, t: int, seat_cards: list[tuple[int, int]], winner: int) -> dict[str, Any]:
+def _trick(deck: Deck, t: int, trick: Trick) -> dict[str, Any]:
     """Completed trick ``t`` (counted from 0) for the page: its cards in play order and its winner."""
-    return {"no": t + 1, "cards": _played(deck, seat_cards), "winner": winner}
+    return {"no": t + 1, "cards": _played(deck, trick.cards), "winner": trick.winner}
 
 
 # ---------------------------------------------------------------------------------- Tarocchino
 def tarocchino_view(raw: Any, seat: int | None) -> dict[str, Any]:
-    from tarot_env.cards.bolognese import BOLOGNESE_DECK as D
     from tarot_env.rules.bolognese import state as S
 
-    s = raw.game_state
-    n = raw.num_players
-    ints, seat_ints, cs = s.ints[0], s.seat_ints[0], s.cards[0]
-    place, hand_of = cs[S.PLACE], cs[S.HAND_OF]
-    phase = int(ints[S.PHASE])
+    D = BOLOGNESE_DECK
+    sv: tarocchino_seat_view.TarocchinoSeatView = of_env(raw, seat)
+    phase = sv.phase
     players = []
-    for p in range(n):
-        entry: dict[str, Any] = {
-            "seat": p,
-            "cards": int(np.sum((hand_of == p) & ((place == S.PL_HAND) | (place == S.PL_EXTRA)))),
-            "tricks": int(seat_ints[p, S.TRICKS]),
-        }
-        if seat_ints[p, S.DECLARED]:  # declared combinations are shown to everybody
-            shown = [c for c in np.flatnonzero(cs[S.SHOWN] == 1) if cli_views._holder(cs, c, S) == p]
-            entry["declared"] = int(seat_ints[p, S.DECLARED])
-            entry["shown"] = cards(D, shown)
+    for p in range(sv.num_players):
+        entry: dict[str, Any] = {"seat": p, "cards": int(sv.counts[p]), "tricks": int(sv.tricks_won[p])}
+        if sv.declared[p]:  # declared combinations are shown to everybody
+            entry["declared"] = int(sv.declared[p])
+            entry["shown"] = cards(D, np.flatnonzero(sv.shown[p]))
         players.append(entry)
     view: dict[str, Any] = {
         "game": "tarocchino",
         "phase": S.Phase.name(phase),
-        "dealer": dealer_seat(raw),
+        "dealer": sv.dealer,
         "players": players,
         "contract": None,
         "trick": [],
         "last_trick": None,
-        "trick_no": int(ints[S.TRICK_NO]),
+        "trick_no": sv.trick_no,
         "num_tricks": int(raw.config.num_tricks),
     }
-    if int(ints[S.SOLOIST]) >= 0:
+    if sv.soloist >= 0:
         from tarot_env.rules.bolognese.scoring import SU
 
-        view["contract"] = {"taker": int(ints[S.SOLOIST]), "name": "su" if ints[S.CONTRACT] == SU else "di mio"}
+        view["contract"] = {"taker": sv.soloist, "name": "su" if sv.contract == SU else "di mio"}
     if raw.config.spec.sides == "partners":  # the partnerships, as the rules pair the seats
-        side = raw.game.sides(s, 0)
-        view["sides"] = [[int(p) for p in np.flatnonzero(side == k)] for k in (0, 1)]
+        view["sides"] = [[int(p) for p in np.flatnonzero(sv.sides == k)] for k in (0, 1)]
     if phase == S.PH_DISCARD:
-        view["discarding"] = {"seat": int(ints[S.CURRENT]), "left": int(ints[S.DISCARDS_LEFT])}
-    t = int(ints[S.TRICK_NO])
+        view["discarding"] = {"seat": sv.to_act, "left": sv.discards_left}
+    t = sv.trick_no
     if t:
-        view["last_trick"] = _trick(D, t - 1, cli_views.tarocchino_trick_cards(raw, t - 1), int(s.hist[0, t - 1]))
-    table = cli_views.tarocchino_table_cards(raw)
-    if table:
-        view["trick"] = _played(D, table)
-        view["leader"] = int(ints[S.LEADER])
+        view["last_trick"] = _trick(D, t - 1, sv.tricks[t - 1])
+    if sv.table:
+        view["trick"] = _played(D, sv.table)
+        view["leader"] = sv.leader
     if seat is not None:
-        view["hand"] = cards(D, np.flatnonzero((hand_of == seat) & (place == S.PL_HAND)))
-        view["extra"] = int(np.sum((hand_of == seat) & (place == S.PL_EXTRA)))  # a count: not yet his to see
-        mine = np.flatnonzero((place == S.PL_DISCARD) & (cs[S.PILE_OF] == seat))
-        if len(mine):
-            view["discards"] = cards(D, mine)
+        view["hand"] = cards(D, np.flatnonzero(sv.hand))
+        view["extra"] = sv.extra  # a count: not yet his to see
+        if sv.discards.any():
+            view["discards"] = cards(D, np.flatnonzero(sv.discards))
     return view
 
 
 def result_view(env_id: str, info: dict[str, Any]) -> dict[str, Any]:
     """How a deal ended, for everybody: the scores and the terminal's one-line summary (public at the end)."""
-    return {"scores": [float(x) for x in info.get("scores", [])], "summary": cli_views.result_line(env_id, info)}
+    return {"scores": [float(x) for x in info.get("scores", [])], "summary": _family(env_id).result_line(info)}
+
+
+def _family(env_id: str) -> Any:
+    """The seat view module of ``env_id``'s family (its row of :mod:`tarot_env.tables`)."""
+    return french_seat_view if facts(env_id).french else tarocchino_seat_view
+
+
+def discard_text(env_id: str, card: str) -> str:
+    """How another player's discard is announced (face down, or a French écart's trump shown)."""
+    return _family(env_id).discard_words(card)
 
 
 # ------------------------------------------------------------------------------ a player's words
@@ -305,14 +302,15 @@ def words_of(env_id: str, text: str) -> str:
 
 def _phase_words(env_id: str, raw: Any) -> str:
     """The decision a deal waits for, as a player says it."""
-    if cli_views.is_french(env_id):
+    code = of_env(raw, current_seat(raw)).phase  # the decision of the seat to play, as he sees it
+    if facts(env_id).french:
         from tarot_env.rules.french.state import Phase
 
-        phase = Phase.name(int(raw.game_state.phase[0]))
+        phase = Phase.name(code)
     else:
         from tarot_env.rules.bolognese import state as S
 
-        phase = S.Phase.name(int(raw.game_state.ints[0, S.PHASE]))
+        phase = S.Phase.name(code)
     return {
         "bid": "the bidding",
         "call": "the call of a king",
@@ -331,11 +329,10 @@ def _phase_words(env_id: str, raw: Any) -> str:
 
 def aside_count(env_id: str, raw: Any, seat: int) -> int:
     """How many cards ``seat`` still has to put aside now (the French écart, a Tarocchino discard)."""
-    if cli_views.is_french(env_id):
-        return int(raw.game_state.hands[0, seat].sum()) - int(raw.game.num_tricks)
-    from tarot_env.rules.bolognese import state as S
-
-    return int(raw.game_state.ints[0, S.DISCARDS_LEFT])
+    sv = of_env(raw, seat)
+    if facts(env_id).french:
+        return int(sv.counts[seat]) - sv.num_tricks
+    return sv.discards_left
 
 
 def prompt(env_id: str, raw: Any, seat: int, moves_now: list[dict[str, Any]]) -> str:
@@ -343,7 +340,7 @@ def prompt(env_id: str, raw: Any, seat: int, moves_now: list[dict[str, Any]]) ->
     verbs = {m["verb"] for m in moves_now}
     if "discard" in verbs:
         n = aside_count(env_id, raw, seat)
-        where = "your écart" if cli_views.is_french(env_id) else "your discard"
+        where = "your écart" if facts(env_id).french else "your discard"
         return f"Put {n} card{'s' if n != 1 else ''} aside ({where}): choose them, then confirm"
     if "play" in verbs:
         return "Your turn: play a card"
@@ -371,15 +368,10 @@ def prompt(env_id: str, raw: Any, seat: int, moves_now: list[dict[str, Any]]) ->
 
 
 def declaration_words(raw: Any, seat: int) -> str:
-    """What declaring shows and is worth (the state's combination cards and value, as the terminal shows them)."""
-    from tarot_env.cards.bolognese import BOLOGNESE_DECK
-    from tarot_env.rules.bolognese import state as S
-
-    s = raw.game_state
-    cs = s.cards[0]
-    combo = np.flatnonzero((cs[S.COMBO] == 1) & (cs[S.HAND_OF] == seat))
-    shown = " ".join(BOLOGNESE_DECK.names[c] for c in cli_views.sort_cards(BOLOGNESE_DECK, combo))
-    return f"{shown}, worth {int(s.seat_ints[0, seat, S.DECL])} points; declaring shows these cards to the table"
+    """What declaring shows and is worth (his seat view's combination cards and value, as the terminal shows them)."""
+    sv = of_env(raw, seat)
+    shown = " ".join(BOLOGNESE_DECK.names[c] for c in sort_cards(BOLOGNESE_DECK, np.flatnonzero(sv.my_combinations)))
+    return f"{shown}, worth {sv.my_declaration} points; declaring shows these cards to the table"
 
 
 # ------------------------------------------------------------------------------ refusals
@@ -410,9 +402,9 @@ def refusal_words(env_id: str, raw: Any, action: int, reason: str) -> str:
         why = f"now is the time for {_phase_words(env_id, raw)}"
     elif why.endswith("is not in the hand"):
         why = f"you do not hold {card_name}"
-    elif cli_views.is_french(env_id) and verb == "play":
+    elif facts(env_id).french and verb == "play":
         why = _french_play_reason(raw, card_name) or why
-    elif cli_views.is_french(env_id) and verb == "discard" and "never be discarded" in why:
+    elif facts(env_id).french and verb == "discard" and "never be discarded" in why:
         why = _french_ecart_reason(card_name)
     why = _REFERENCES.sub("", why)
     why = re.sub(r"\bplayer_(\d+)\b", r"seat \1", why)
@@ -436,18 +428,18 @@ def _french_play_reason(raw: Any, name: str) -> str | None:
     from tarot_env.cards.french import EXCUSE
     from tarot_env.cards.french import FRENCH_DECK as D
 
-    s = raw.game_state
     seat = current_seat(raw)
     if seat is None:
         return None
-    hand = np.flatnonzero(s.hands[0, seat])
+    sv = of_env(raw, seat)
+    hand = np.flatnonzero(sv.hand)
     c = D.index[name]
-    table = [card for _, card in cli_views.french_table_cards(raw)]
+    table = [card for _, card in sv.table]
     led = next((x for x in table if x != EXCUSE), None)
     trumps = [x for x in hand if D.suit[x] == 4]
     if led is None:  # leading the trick: only the five-player opening lead restricts it
-        called = int(s.called[0])
-        if called >= 0 and int(s.trick_no[0]) == 0:
+        called = sv.called
+        if called >= 0 and sv.trick_no == 0:
             suit_name = FRENCH_SUITS[D.names[called][-1]]
             return f"on the first trick nobody may lead the called suit ({suit_name}) except with {D.names[called]} itself"
         return None
@@ -477,7 +469,7 @@ def score_view(env_id: str, raw: Any) -> dict[str, Any]:
     info, and how the hand was settled (Terziglio's poste, a claim, Mattazza's losers)."""
     info = dict(raw.infos[raw.possible_agents[0]])
     out: dict[str, Any] = {"result": str(info.get("result", "?")), "scores": [float(x) for x in info.get("scores", [])]}
-    if cli_views.is_french(env_id):
+    if facts(env_id).french:
         out["game"] = "french"
         if info.get("result") != "played":
             return out

@@ -19,6 +19,7 @@ Why one place: :mod:`tarot_env.rules.seat_view` (the encoders are tied to it by 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -207,3 +208,34 @@ def seat_view(game: TarocchinoGame, s: TarocchinoState, row: int, seat: int | No
         hidden_out=int(np.sum(unseen & (place == PL_OUT))),
         hidden_elsewhere=tuple(int(c) for c in np.flatnonzero(unseen & ~known_places)),
     )
+
+
+# ------------------------------------------------------------------ what every seat is told
+def discard_words(card: str) -> str:
+    """How another player's discard is announced: face down (§5.3)."""
+    return "discards a card (face down)"
+
+
+def result_line(info: dict[str, Any]) -> str:
+    """One line on how a Tarocchino hand ended, from the env's info (the scores are printed apart)."""
+    text = f"hand {info.get('hand', 0) + 1} {str(info.get('result', '?')).replace('_', ' ')}"
+    points = info.get("points", {})
+    if "total" in points:
+        text += ": points " + " / ".join(f"{v:g}" for v in points["total"])
+    if info.get("soloist") is not None and info["soloist"] >= 0:
+        text += f" (soloist player_{info['soloist']}, {'won' if info.get('soloist_won') else 'lost'})"
+    if info.get("losers"):
+        text += " — losers: " + ", ".join(f"player_{p}" for p in info["losers"])
+    return text + match_part(info)
+
+
+# ----------------------------------------------------------------------------------- dispatch
+
+
+def match_part(info: dict[str, Any]) -> str:
+    """A match's standing after a hand: the penalty points (Mattazza) or the game totals."""
+    if "match_over" in info and "penalties" in info:
+        return " — penalty points " + ", ".join(str(v) for v in info["penalties"])
+    if "match_over" in info and "totals" in info:
+        return " — game totals " + ", ".join(str(v) for v in info["totals"])
+    return ""

@@ -16,10 +16,11 @@ Why one place: :mod:`tarot_env.rules.seat_view` (the encoders are tied to it by 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from tarot_env.cards.french import NUM_CARDS
+from tarot_env.cards.french import FRENCH_DECK, NUM_CARDS
 from tarot_env.rules.french import ecart
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import FrenchTarotState, Phase
@@ -121,3 +122,29 @@ def seat_view(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int | 
         leader=leader,
         trick_no=trick_no,
     )
+
+
+# ------------------------------------------------------------------ what every seat is told
+def discard_words(card: str) -> str:
+    """How another player's discard is announced: face down, except a trump in the écart, shown
+    to every player (:data:`tarot_env.rules.french.ecart.SHOWN`, docs/rules/french_tarot.md §4)."""
+    if ecart.SHOWN[FRENCH_DECK.parse(card)]:
+        return f"discards {card} (a trump in the écart is shown)"
+    return "discards a card (face down)"
+
+
+def result_line(info: dict[str, Any]) -> str:
+    """One line on how a French deal ended, from the env's final info."""
+    if info.get("result") != "played":
+        return f"deal {str(info.get('result', '?')).replace('_', ' ')}: no score"
+    text = (
+        f"taker player_{info['taker']} ({info['contract']}"
+        + (f", partner player_{info['partner']}" if info.get("partner", -1) >= 0 and info["partner"] != info["taker"] else "")
+        + f"): attack {info['attack_points']:g} points with {info['attack_bouts']} bouts — contract "
+        + ("made" if info["made"] else "lost")
+    )
+    if info.get("petit_au_bout"):
+        text += f", petit au bout ({'attack' if info['petit_au_bout'] > 0 else 'defence'})"
+    if info.get("chelem") not in (None, "none"):
+        text += f", chelem: {info['chelem'].replace('_', ' ')}"
+    return text
