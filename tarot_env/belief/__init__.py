@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tarot_env.belief.deal import NoConsistentDealError
+from tarot_env.tables import facts
 
 __all__ = ["NoConsistentDealError", "family", "sample", "sample_hands", "view"]
 
@@ -34,7 +35,7 @@ def family(env: Any) -> Any:
     env = getattr(env, "unwrapped", env)
     if not hasattr(env, "game_state") or not hasattr(env, "metadata"):
         raise TypeError(f"beliefs are sampled from a tarot_env AEC env (tarot_env.make(...)), got {type(env).__name__}")
-    if env.metadata["name"].startswith("french"):
+    if facts(env.metadata["name"]).french:  # the env's row of the one table of env facts
         from tarot_env.belief import french
 
         return french
