@@ -35,7 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.pool import StaticPool
 
-from tarot_env.web.room import START_CHIPS, RoomError, User
+from tarot_env.web.people import START_CHIPS, RoomError, User
 
 metadata = MetaData()
 
