@@ -42,6 +42,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import tarot_env
+from tarot_env.tables import facts
 from tarot_env.web.challenge_web import challenge_routes
 from tarot_env.web.db import Store
 from tarot_env.web.room import LIMITS, ROBOTS, DealJob, GameResult, RobotJob, Room, RoomError, Table, User, check_game
@@ -163,12 +164,9 @@ def _room_facts() -> dict[str, Any]:
     """What the page's menus offer, from the rules and the room (the page keeps no copy): the
     games (in the package's order) with their titles and player counts, the robots, and the
     numeric settings' limits."""
-    from tarot_env.cli.play import title
-    from tarot_env.envs.env_docs import player_counts
-
     return {
-        "games": {env_id: list(player_counts(env_id)) for env_id in tarot_env.ENV_IDS},
-        "titles": {env_id: title(env_id) for env_id in tarot_env.ENV_IDS},
+        "games": {env_id: list(facts(env_id).player_counts) for env_id in tarot_env.ENV_IDS},
+        "titles": {env_id: facts(env_id).title for env_id in tarot_env.ENV_IDS},
         "robots": list(ROBOTS),
         "limits": {key: [low, high] for key, (_, low, high) in LIMITS.items() if low is not None},
     }
@@ -904,12 +902,11 @@ def warm_kernels(env_ids: Sequence[str] | None = None) -> None:
     dealt on the event loop: ``tarot serve`` does it in a thread at start-up, before anyone starts a game.
     A failure is logged (the game's first table then loads them itself)."""
     from tarot_env.agents import rule_agent
-    from tarot_env.envs.env_docs import make_env
-    from tarot_env.warmup import play_aec
+    from tarot_env.warmup import make_env, play_aec
 
     for env_id in tarot_env.ENV_IDS if env_ids is None else env_ids:
         try:
-            play_aec(make_env(env_id), rule_agent(env_id), seed=0)
+            play_aec(make_env(env_id, facts(env_id).default_players), rule_agent(env_id), seed=0)
         except Exception:
             log.exception("tarot serve: warming the kernels of %s failed", env_id)
 

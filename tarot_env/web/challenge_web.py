@@ -40,8 +40,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from tarot_env import challenge as C
-from tarot_env.cli.play import refusal, title
 from tarot_env.errors import IllegalActionError
+from tarot_env.moves import refusal
+from tarot_env.tables import facts
 from tarot_env.web.views import deal_view, refusal_words
 
 STATIC = Path(__file__).parent / "static"
@@ -310,7 +311,7 @@ class ChallengeService:
         out: dict[str, Any] = {
             "table": game.table,
             "env": env_id,
-            "title": f"{title(env_id)}, {seats} players",
+            "title": f"{facts(env_id).title}, {seats} players",
             "deal_index": game.index,
             "seat": game.seat,
             "seats": ["you" if s == game.seat else "robot (rules)" for s in range(seats)],

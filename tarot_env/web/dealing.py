@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import tarot_env
-from tarot_env.cli import views as cli_views
-from tarot_env.cli.play import refusal
 from tarot_env.errors import IllegalActionError
+from tarot_env.moves import refusal
 from tarot_env.rules.bolognese.state import Result as TarocchinoResult
 from tarot_env.rules.french.state import Result as FrenchResult
+from tarot_env.tables import facts
 from tarot_env.web.people import RoomError, User
-from tarot_env.web.views import current_seat, dealer_seat, refusal_words, result_view
+from tarot_env.web.views import current_seat, dealer_seat, discard_text, refusal_words, result_view
 
 if TYPE_CHECKING:
     from tarot_env.web.room import Table
@@ -43,10 +43,9 @@ def check_game(env_id: Any, num_players: Any) -> None:
         raise RoomError("create: players is a whole number")
     if env_id not in tarot_env.ENV_IDS:
         raise RoomError(f"unknown game {env_id[:40]!r}; the games are {', '.join(tarot_env.ENV_IDS)}")
-    from tarot_env.envs.env_docs import player_counts
-
-    if num_players not in player_counts(env_id):
-        raise RoomError(f"{env_id} is played by {', '.join(map(str, player_counts(env_id)))} players, not {num_players}")
+    counts = facts(env_id).player_counts
+    if num_players not in counts:
+        raise RoomError(f"{env_id} is played by {', '.join(map(str, counts))} players, not {num_players}")
 
 
 @dataclass
@@ -194,7 +193,7 @@ class TableDeals:
         raw = self.env.unwrapped
         text = raw.action_to_string(action)
         if text.startswith("discard"):  # the écart and the discards are face down, but for a French trump
-            text = cli_views.discard_text(self.env_id, text.split()[1])
+            text = discard_text(self.env_id, text.split()[1])
         self.log(f"{self.name_of(p)}: {text}" + (f" ({by}: the robot played)" if by == "time-out" else ""))
         self.turn_since = now
         self.steps += 1
@@ -211,7 +210,7 @@ class TableDeals:
         if self.on_deal_end is not None:
             self.on_deal_end(self, record, info)
         if redeal:  # no card played: dealt again, the deal does not count
-            self.log(f"{cli_views.result_line(self.env_id, info)}: the cards are dealt again")
+            self.log(f"{self.last_result['summary']}: the cards are dealt again")
         else:
             self.deal_no += 1
             for p in self.people():  # his own deal: he made at least as many of his moves as the clock did
@@ -219,7 +218,7 @@ class TableDeals:
                     self.own_deals[p] += 1
             self.totals = [t + s for t, s in zip(self.totals, scores)]
             self.deal_results.append(info)
-            self.log(cli_views.result_line(self.env_id, info))
+            self.log(self.last_result["summary"])  # the one-line summary of how it ended (result_view)
         if self.deal_no >= self.settings.deals:
             self._end_game(cancelled=False)
         else:

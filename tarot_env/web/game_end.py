@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tarot_env.cli import views as cli_views
 from tarot_env.rules.french import teams
+from tarot_env.tables import facts
 from tarot_env.web import chips as chip_rules
 from tarot_env.web import leaderboard
 
@@ -31,16 +31,6 @@ class GameResult:
     xp: list[int] = field(default_factory=list)
 
 
-def _penalty_scoring(env_id: str) -> bool:
-    """Whether the game's hands count against the players who lose them (Mattazza,
-    docs/rules/tarocchino.md §14.6: the game's ``scoring`` field is ``"penalty"``)."""
-    if cli_views.is_french(env_id):
-        return False
-    from tarot_env.rules.bolognese.games import game_spec
-
-    return game_spec(env_id.removesuffix("_v0")).scoring == "penalty"
-
-
 class TableGameEnd:
     """The end of a table's game."""
 
@@ -49,7 +39,7 @@ class TableGameEnd:
 
         Mattazza scores count points against: there, the players with the fewest lost hands win.
         """
-        if _penalty_scoring(self.env_id):
+        if facts(self.env_id).penalty_scoring:  # Mattazza, docs/rules/tarocchino.md §14.6
             lost = [0] * self.num_players
             for info in self.deal_results:
                 for p in info.get("losers", []):
@@ -66,7 +56,7 @@ class TableGameEnd:
     def _one_deal(self) -> tuple[list[int], bool] | None:
         """A one-deal French game's attack (:func:`tarot_env.rules.french.teams.is_attack`) and
         whether it made its contract: the page's special rule decides such a game; None otherwise."""
-        if not (cli_views.is_french(self.env_id) and len(self.deal_results) == 1):
+        if not (facts(self.env_id).french and len(self.deal_results) == 1):
             return None
         info = self.deal_results[0]
         taker, partner = info["taker"], info.get("partner", -1)

@@ -36,7 +36,8 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from tarot_env.cli.play import rule_agent, title
+from tarot_env.agents import rule_agent
+from tarot_env.tables import facts
 from tarot_env.web.dealing import NOT_PLAYED, DealJob, TableDeals, check_game
 from tarot_env.web.game_end import GameResult, TableGameEnd
 from tarot_env.web.people import START_CHIPS, RoomError, Seat, User
@@ -95,7 +96,7 @@ class Table(TableSeats, TableSettings, TableDeals, TableRobots, TableVotes, Tabl
         self.id = table_id
         self.env_id = env_id
         self.num_players = num_players
-        self.title = f"{title(env_id)}, {num_players} players"
+        self.title = f"{facts(env_id).title}, {num_players} players"
         self.seats = [Seat() for _ in range(num_players)]
         self.owner: User | None = None
         self.settings = Settings()

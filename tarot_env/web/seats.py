@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tarot_env.cli.play import make_agents
+from tarot_env.agents.factory import make_agents
 from tarot_env.web.people import RoomError, Seat, User
 
 if TYPE_CHECKING:
