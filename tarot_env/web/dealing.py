@@ -151,6 +151,8 @@ class TableDeals:
         self.turn_since = now
         dealer = dealer_seat(self.env.unwrapped)  # a given deal names its own dealer
         self.log(f"deal {self.deal_no + 1} of {self.settings.deals}: {self.name_of(dealer)} deals")
+        if self.env.unwrapped.game_over:  # over as it is dealt (a French petit sec annulled): ended now, dealt again
+            self._end_deal(now)
 
     @property
     def turn(self) -> int | None:
