@@ -176,9 +176,12 @@ def test_partnerships_are_those_of_the_rules_on_the_page_and_in_the_terminal() -
     assert "sides" not in deal_view("terziglio_v0", solo, 0)
 
 
-def test_a_discard_is_announced_face_down_but_a_trump_in_the_french_ecart_is_shown() -> None:
-    from tarot_env.cli.views import discard_text
+@pytest.mark.parametrize("where", ["room", "terminal"])
+def test_a_discard_is_announced_face_down_but_a_trump_in_the_french_ecart_is_shown(where: str) -> None:
+    from tarot_env.cli import views as cli_views
+    from tarot_env.web import views as web_views
 
+    discard_text = (web_views if where == "room" else cli_views).discard_text
     assert discard_text("french_tarot_v0", "T5") == "discards T5 (a trump in the écart is shown)"
     assert discard_text("french_tarot_v0", "7H") == "discards a card (face down)"
     assert discard_text("ottocento_v0", "M5") == "discards a card (face down)"  # Tarocchino discards stay hidden, trumps too

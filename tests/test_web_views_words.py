@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import tarot_env
-from tarot_env.cli.play import refusal
 from tarot_env.errors import IllegalActionError
+from tarot_env.moves import refusal
 from tarot_env.web import views
 
 DEVELOPER = re.compile(r"\(action \d+\)|action \d+|player_\d|seat \d|docs/|§|\.md|_[a-z]|[a-z]_")

@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 
 import tarot_env
 from tarot_env.cards.deck import TRUMP_SUIT
-from tarot_env.cli.views import deck_of, is_french
+from tarot_env.tables import facts, is_french
 from tarot_env.web.app import create_app
 from tarot_env.web.room import Room, Table
 
@@ -69,7 +69,7 @@ def swapped(record: dict[str, Any], x: str, y: str) -> tuple[dict[str, Any], lis
 
 def visible(env_id: str, raw: Any, seat: int | None) -> set[int]:
     """The cards ``seat`` (None: a spectator) may know, from the rules (not from the web views)."""
-    deck = deck_of(env_id)
+    deck = facts(env_id).deck
     if raw.game_over:
         return set(range(deck.size))
     if is_french(env_id):
@@ -102,7 +102,7 @@ def reveal_step(env_id: str, n: int, deal: dict[str, Any], actions: list[str], c
     env = tarot_env.make(env_id, num_players=n)
     env.reset(options={"deal": deal})
     raw = env.unwrapped
-    ids = {deck_of(env_id).index[c] for c in cards}
+    ids = {facts(env_id).deck.index[c] for c in cards}
     first = None
     for k, a in enumerate(actions):
         if first is None and ids & visible(env_id, raw, seat):
@@ -121,7 +121,7 @@ def reveal_step(env_id: str, n: int, deal: dict[str, Any], actions: list[str], c
 def choose_swap(env_id: str, n: int, record: dict[str, Any], seat: int, where: list[str], exclude: set[str]) -> tuple[str, str, int]:
     """Two cards hidden from ``seat`` (one of them in ``where``), same plain suit, not kings; the swap
     that stays hidden longest."""
-    deck = deck_of(env_id)
+    deck = facts(env_id).deck
     holder = {c: p for p, h in enumerate(record["deal"]["hands"]) for c in h}
     # the other card: in another seat's hand, not the viewer's, not where the first one lies (so that
     # the swap changes who holds what, and the messages must change once either card is shown)
@@ -280,7 +280,7 @@ def test_a_viewers_messages_do_not_depend_on_the_cards_hidden_from_him(
     tmp_path: Path, env_id: str, n: int, dealer: int, contract: str | None, seed: int, seat: int, where: str
 ) -> None:
     record = reference(env_id, n, dealer, contract, seed)
-    deck = deck_of(env_id)
+    deck = facts(env_id).deck
     hands, rest = record["deal"]["hands"], record["deal"]["rest"]
     plain = [c for c in deck.names if deck.suit[deck.index[c]] < TRUMP_SUIT and not c.startswith("K")]
     if where == "chien":
