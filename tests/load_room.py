@@ -2,6 +2,10 @@
 tables with robots playing, and one client that says hello, watches a table in play and never reads its
 socket. Every other client asks the leaderboard about once a second and the time to its answer is kept.
 
+The server runs in a process of its own (uvicorn in a thread there, as ``tarot serve``), the clients in this
+one: a browser is another program, and clients sharing the server's GIL would measure their own delays.
+A client the server drops (its queue overflowed, or it was silent) is counted, not waited on.
+
     .venv/bin/python tests/load_room.py --connections 200 --tables 50     # the issue's figures, by hand
 
 tests/test_web_load.py runs it smaller in the suite. Prints one JSON object of the figures."""
@@ -11,30 +15,104 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import gc
 import json
+import logging
+import multiprocessing
 import os
-import resource
 import socket
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers_web import LiveServer
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
-from tarot_env.web.app import Limits, warm_kernels
-from tarot_env.web.room import Room
+ROUND_TIMEOUT = 600.0  # seconds a round's players have to see their games over
 
 
-def rss_mb() -> float:
-    """The process's resident memory now (MB), from /proc (ru_maxrss is the peak)."""
-    with open("/proc/self/statm") as f:
+def rss_mb(pid: int | str = "self") -> float:
+    """A process's resident memory now (MB), from /proc (ru_maxrss is the peak)."""
+    with open(f"/proc/{pid}/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def peak_mb(pid: int) -> float:
+    """A process's peak resident memory (MB): VmHWM in /proc/PID/status."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class _Drops(logging.Handler):
+    """Counts the server's "connection ... dropped: why" lines by their reason."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.reasons: dict[str, int] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if " dropped: " in text:
+            why = text.split(" dropped: ", 1)[1]
+            key = "queue overflowed" if "messages waiting" in why else "silent" if "nothing heard" in why else why[:40]
+            self.reasons[key] = self.reasons.get(key, 0) + 1
+
+
+def _table_state(t: Any, now: float) -> dict[str, Any]:
+    """What a table left after its round is doing (a stuck one says why)."""
+    seats = [(s.user.name if s.user is not None else None, s.robot) for s in t.seats]
+    return {"id": t.id, "state": t.state, "turn": t.turn() if callable(t.turn) else t.turn, "due": getattr(t, "due", None), "game_no": t.game_no, "deal_no": t.deal_no,
+            "seats": seats, "events": t.events[-6:], "idle_s": round(now - t.turn_since, 1)}  # fmt: skip
+
+
+def serve(port: int, db: str, connections: int, tables: int, robot_delay: float, conn: Any) -> None:
+    """The server's process: the room on ``port``, and a thread that answers the parent's questions about it
+    on ``conn`` ("figures": its tables and clients left, the drops by reason; "stop")."""
+    import threading
+
+    import uvicorn
+
+    from tarot_env.web.app import Limits, create_app, warm_kernels
+    from tarot_env.web.room import Room
+
+    drops = _Drops()
+    logging.getLogger("tarot_env.web").addHandler(drops)
+    logging.getLogger("tarot_env.web").setLevel(logging.INFO)
+    limits = Limits(
+        out_queue=64, per_address=connections + 10, max_connections=connections + 10, max_tables=tables + 10,
+        creates_per_minute=60.0 * tables, create_burst=float(tables), address_messages_per_second=100.0 * connections,
+        address_message_burst=100.0 * connections, table_idle=1.0, lobby_every=0.5,
+    )  # fmt: skip
+    warm_kernels(["french_tarot_v0"])  # as tarot serve does at start-up (create_app(warm=True))
+    room = Room(robot_delay=robot_delay, pause=0.5, reconnect_window=2.0)
+    app = create_app(db, room=room, records_dir=Path(db).parent / "records", tick=0.02, heartbeat=1.0, silence=5.0, limits=limits)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    conn.send("started")
+    while True:
+        ask = conn.recv()
+        if ask == "stop":
+            server.should_exit = True
+            thread.join(timeout=10)
+            conn.send("stopped")
+            return
+        state = app.state.server
+        now = time.monotonic()
+        conn.send(
+            {
+                "tables_left": len(state.room.tables),
+                "tables_left_states": [_table_state(t, now) for t in list(state.room.tables.values())[:5]],
+                "clients_left": len(state.clients),
+                "sleeper_dropped": not any(c.user is not None and c.user.name == "Sleeper" for c in state.clients),
+                "drops": dict(drops.reasons),
+            }
+        )
 
 
 def non_reader(port: int, table: int) -> socket.socket:
@@ -66,9 +144,17 @@ def _frame(payload: bytes) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
-async def player(url: str, k: int, deals: int, ready: asyncio.Event, done: list[int]) -> None:
+async def player(url: str, k: int, deals: int, ready: asyncio.Event, done: list[int], dropped: list[int]) -> None:
     """A person who creates a French Tarot table for four with three robots, starts it and plays his
-    first legal move at each turn, until the game is over."""
+    first legal move at each turn, until the game is over (or the server drops him: counted in ``dropped``)."""
+    try:
+        await _play(url, k, deals, ready, done)
+    except ConnectionClosed:
+        dropped.append(k)
+        ready.set()
+
+
+async def _play(url: str, k: int, deals: int, ready: asyncio.Event, done: list[int]) -> None:
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "name": f"Player {k}"}))
         await ws.send(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 4}))
@@ -95,9 +181,16 @@ async def player(url: str, k: int, deals: int, ready: asyncio.Event, done: list[
                 await ws.send(json.dumps({"type": "move", "action": d["moves"][0]["action"]}))
 
 
-async def prober(url: str, k: int, stop: asyncio.Event, waits: list[float], watch: int | None) -> None:
+async def prober(url: str, k: int, stop: asyncio.Event, waits: list[float], watch: int | None, dropped: list[int]) -> None:
     """A person in the lobby (or watching ``watch``) who asks the leaderboard about once a second and
-    keeps the time to each answer."""
+    keeps the time to each answer (or is dropped by the server: counted in ``dropped``)."""
+    try:
+        await _probe(url, k, stop, waits, watch)
+    except ConnectionClosed:
+        dropped.append(k)
+
+
+async def _probe(url: str, k: int, stop: asyncio.Event, waits: list[float], watch: int | None) -> None:
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "name": f"Probe {k}"}))
         if watch is not None:
@@ -120,15 +213,19 @@ async def one_round(url: str, port: int, connections: int, tables: int, deals: i
     ready, stop = asyncio.Event(), asyncio.Event()
     done: list[int] = []
     waits: list[float] = []
-    players = [asyncio.create_task(player(url, first_table + k, deals, ready, done)) for k in range(tables)]
+    players_dropped: list[int] = []
+    probes_dropped: list[int] = []
+    players = [asyncio.create_task(player(url, first_table + k, deals, ready, done, players_dropped)) for k in range(tables)]
     await asyncio.wait_for(ready.wait(), 60)
     sleeper = non_reader(port, first_table)
     probes = [
-        asyncio.create_task(prober(url, k, stop, waits, first_table + k % tables if k % 2 else None))
+        asyncio.create_task(prober(url, k, stop, waits, first_table + k % tables if k % 2 else None, probes_dropped))
         for k in range(connections - tables - 1)
     ]
     start = time.monotonic()
-    await asyncio.wait_for(asyncio.gather(*players), 600)
+    _, unfinished = await asyncio.wait(players, timeout=ROUND_TIMEOUT)
+    for task in unfinished:  # a player who never saw his game over: counted, and the round ends
+        task.cancel()
     stop.set()
     await asyncio.gather(*probes)
     sleeper.close()
@@ -136,6 +233,9 @@ async def one_round(url: str, port: int, connections: int, tables: int, deals: i
     return {
         "seconds": round(time.monotonic() - start, 1),
         "games_over": len(done),
+        "players_dropped": len(players_dropped),
+        "players_unfinished": len(unfinished),
+        "probes_dropped": len(probes_dropped),
         "answers": len(waits),
         "wait_median_s": round(waits[len(waits) // 2], 3),
         "wait_p99_s": round(waits[int(len(waits) * 0.99)], 3),
@@ -143,45 +243,61 @@ async def one_round(url: str, port: int, connections: int, tables: int, deals: i
     }
 
 
-async def main_async(live: LiveServer, connections: int, tables: int, deals: int, rounds: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"connections": connections, "tables": tables, "deals": deals, "rss_start_mb": round(rss_mb(), 1)}
-    server = live.app.state.server
+async def main_async(port: int, pid: int, conn: Any, connections: int, tables: int, deals: int, rounds: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"connections": connections, "tables": tables, "deals": deals, "rss_start_mb": round(rss_mb(pid), 1)}
+    url = f"ws://127.0.0.1:{port}/ws"
     for r in range(rounds):
-        figures = await one_round(live.ws_url, live.port, connections, tables, deals, 1 + r * tables)
+        figures = await one_round(url, port, connections, tables, deals, 1 + r * tables)
         deadline = time.monotonic() + 60
-        while (server.room.tables or server.clients) and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            conn.send("figures")
+            server = conn.recv()
+            if not server["tables_left"] and not server["clients_left"]:
+                break
             await asyncio.sleep(0.2)  # the tables close once idle; the connections end
-        gc.collect()
-        figures["tables_left"] = len(server.room.tables)
-        figures["clients_left"] = len(server.clients)
-        figures["sleeper_dropped"] = not any(c.user is not None and c.user.name == "Sleeper" for c in server.clients)
-        figures["rss_after_mb"] = round(rss_mb(), 1)
+        figures.update(server)
+        figures["rss_after_mb"] = round(rss_mb(pid), 1)
         out[f"round{r + 1}"] = figures
-    out["rss_peak_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    out["rss_peak_mb"] = round(peak_mb(pid), 1)
     return out
 
 
 def run(connections: int, tables: int, deals: int = 1, rounds: int = 2, robot_delay: float = 0.05) -> dict[str, Any]:
-    """Serve a room on loopback and load it; the figures."""
-    limits = Limits(
-        out_queue=64, per_address=connections + 10, max_connections=connections + 10, max_tables=tables + 10,
-        creates_per_minute=60.0 * tables, create_burst=float(tables), address_messages_per_second=100.0 * connections,
-        address_message_burst=100.0 * connections, table_idle=1.0, lobby_every=0.5,
-    )  # fmt: skip
-    warm_kernels(["french_tarot_v0"])  # as tarot serve does at start-up (create_app(warm=True))
+    """Serve a room on loopback in a process of its own and load it from this one; the figures (the memory
+    is the server's process's)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe()
     with tempfile.TemporaryDirectory() as tmp:
-        room = Room(robot_delay=robot_delay, pause=0.5, reconnect_window=2.0)
-        with LiveServer(Path(tmp), room=room, heartbeat=1.0, silence=5.0, limits=limits) as live:
-            return asyncio.run(main_async(live, connections, tables, deals, rounds))
+        proc = ctx.Process(target=serve, args=(port, str(Path(tmp) / "room.sqlite"), connections, tables, robot_delay, child), daemon=True)
+        proc.start()
+        try:
+            if not parent.poll(300):
+                raise RuntimeError("the room's process did not start in 300 s")
+            parent.recv()
+            assert proc.pid is not None
+            return asyncio.run(main_async(port, proc.pid, parent, connections, tables, deals, rounds))
+        finally:
+            if proc.is_alive():
+                parent.send("stop")
+                parent.poll(15)
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
 
 
 def main() -> None:
+    global ROUND_TIMEOUT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--deals", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--round-timeout", type=float, default=ROUND_TIMEOUT, help="seconds a round's players have to finish")
     args = parser.parse_args()
+    ROUND_TIMEOUT = args.round_timeout
     print(json.dumps(run(args.connections, args.tables, args.deals, args.rounds), indent=1))
 
 
