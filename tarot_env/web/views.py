@@ -255,8 +255,11 @@ TERZIGLIO_PASS = ("Passo", "let the next player speak; if all three pass, the ca
 
 
 def move_words(env_id: str, text: str) -> tuple[str, str]:
-    """A move's button label and one-line help, from its action string (``bid garde_sans`` -> ``Garde sans``)."""
-    if text == "pass" and env_id.startswith("terziglio"):
+    """A move's button label and one-line help, from its action string (``bid garde_sans`` -> ``Garde sans``).
+
+    ``pass`` is the auction's *passo* in a game with Terziglio's auction (its rules row's ``auction``)."""
+    spec = facts(env_id).spec
+    if text == "pass" and spec is not None and spec.auction:
         return TERZIGLIO_PASS
     if text in MOVE_WORDS:
         return MOVE_WORDS[text]
