@@ -22,6 +22,7 @@ from test_cli import FINAL, PROMPT, legal_moves, run, saved_record, spawn
 import tarot_env
 from tarot_env.cli import views
 from tarot_env.rules.french.scoring import score_terms
+from tarot_env.tables import facts
 
 
 def replayed(record: dict[str, Any]) -> tuple[Any, dict[str, Any], np.ndarray | None]:
@@ -31,7 +32,7 @@ def replayed(record: dict[str, Any]) -> tuple[Any, dict[str, Any], np.ndarray | 
     raw = env.unwrapped
     sides = None
     for text in record["actions"]:
-        if not views.is_french(record["env"]):
+        if not facts(record["env"]).french:
             sides = raw.game.sides(raw.game_state, 0)
         env.step(raw.string_to_action(text))
     assert raw.game_over

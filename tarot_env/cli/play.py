@@ -29,15 +29,6 @@ from tarot_env.errors import IllegalActionError
 from tarot_env.moves import CARD_VERBS, legal_moves, refusal
 from tarot_env.tables import facts
 
-# The room (tarot_env/web) still imports these from here until it reads their homes
-# (tarot_env.moves, tarot_env.agents.factory, tarot_env.tables): kept importable meanwhile.
-__all__ = ["agent_move", "legal_moves", "make_agents", "refusal", "rule_agent", "run", "title"]
-
-
-def title(env_id: str) -> str:
-    """The game's name shown to people (its row's, :mod:`tarot_env.tables`)."""
-    return facts(env_id).title
-
 
 class QuitGameError(Exception):
     """The human typed ``quit``."""

@@ -16,22 +16,14 @@ import numpy as np
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK
 from tarot_env.cards.deck import Deck
-from tarot_env.cards.display import card_names, format_hand, sort_cards
+from tarot_env.cards.display import card_names, format_hand
 from tarot_env.cards.french import FRENCH_DECK
-from tarot_env.moves import CARD_VERBS, action_sort_key
 from tarot_env.rules.bolognese import seat_view as tarocchino_seat_view
 from tarot_env.rules.bolognese.seat_view import TarocchinoSeatView
 from tarot_env.rules.french import seat_view as french_seat_view
 from tarot_env.rules.french.seat_view import FrenchSeatView
 from tarot_env.rules.seat_view import Trick, of_env
-from tarot_env.tables import facts, is_french
-
-__all__ = ["CARD_VERBS", "action_sort_key", "deck_of", "format_hand", "is_french", "sort_cards"]  # their homes' names, kept here
-
-
-def deck_of(env_id: str) -> Deck:
-    """The deck of ``env_id`` (its row of :mod:`tarot_env.tables`)."""
-    return facts(env_id).deck
+from tarot_env.tables import facts
 
 
 def seat_label(seat: int, human: int | None, kinds: list[str]) -> str:
