@@ -13,7 +13,8 @@ from typing import Any
 import uvicorn
 
 from tarot_env.web.app import Limits, create_app
-from tarot_env.web.room import Room, Table, User
+from tarot_env.web.people import User
+from tarot_env.web.room import Room, Table
 
 
 def people(k: int) -> list[User]:

@@ -22,7 +22,8 @@ import tarot_env
 from tarot_env.cards.french import FRENCH_DECK
 from tarot_env.command import build_parser
 from tarot_env.web.app import MessageError, check_message, create_app
-from tarot_env.web.room import Room, RoomError
+from tarot_env.web.people import RoomError
+from tarot_env.web.room import Room
 
 
 # ------------------------------------------------------------------------------ what is public

@@ -19,7 +19,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tarot_env.command import build_parser
-from tarot_env.web.room import Room, RoomError
+from tarot_env.web.people import RoomError
+from tarot_env.web.room import Room
 
 
 def is_table(m: dict[str, Any]) -> bool:

@@ -24,7 +24,8 @@ from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
 from tarot_env.web.app import Limits, create_app
-from tarot_env.web.room import DealJob, Room
+from tarot_env.web.dealing import DealJob
+from tarot_env.web.room import Room
 
 
 def within(seconds: float) -> Any:

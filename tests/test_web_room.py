@@ -7,7 +7,8 @@ import pytest
 from helpers_web import first_legal, people, play_out, table_with
 
 from tarot_env.records import replay
-from tarot_env.web.room import Room, RoomError
+from tarot_env.web.people import RoomError
+from tarot_env.web.room import Room
 
 
 def room(**kw: float) -> Room:

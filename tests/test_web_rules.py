@@ -8,7 +8,8 @@ import pytest
 
 from tarot_env.web import chips, leaderboard
 from tarot_env.web.app import MAX_MESSAGE, MessageError, check_message, check_name
-from tarot_env.web.room import RoomError, check_settings
+from tarot_env.web.people import RoomError
+from tarot_env.web.settings import check_settings
 
 
 # ------------------------------------------------------------------------------------- chips

@@ -45,7 +45,13 @@ import tarot_env
 from tarot_env.tables import facts
 from tarot_env.web.challenge_web import challenge_routes
 from tarot_env.web.db import Store
-from tarot_env.web.room import LIMITS, ROBOTS, DealJob, GameResult, RobotJob, Room, RoomError, Table, User, check_game
+from tarot_env.web.dealing import DealJob, check_game
+from tarot_env.web.game_end import GameResult
+from tarot_env.web.people import RoomError, User
+from tarot_env.web.robots import RobotJob
+from tarot_env.web.room import Room, Table
+from tarot_env.web.seats import ROBOTS
+from tarot_env.web.settings import LIMITS
 
 STATIC = Path(__file__).parent / "static"
 #: the largest record id (SQLite's largest integer)

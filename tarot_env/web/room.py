@@ -38,36 +38,14 @@ from typing import Any
 
 from tarot_env.agents import rule_agent
 from tarot_env.tables import facts
-from tarot_env.web.dealing import NOT_PLAYED, DealJob, TableDeals, check_game
+from tarot_env.web.dealing import TableDeals, check_game
 from tarot_env.web.game_end import GameResult, TableGameEnd
-from tarot_env.web.people import START_CHIPS, RoomError, Seat, User
-from tarot_env.web.robots import ROBOT_TIMEOUT, RobotJob, TableRobots, robot_action
-from tarot_env.web.seats import ROBOTS, TableSeats
-from tarot_env.web.settings import BETWEEN_DEALS, LIMITS, Settings, TableSettings, check_settings
+from tarot_env.web.people import RoomError, Seat, User
+from tarot_env.web.robots import ROBOT_TIMEOUT, TableRobots
+from tarot_env.web.seats import TableSeats
+from tarot_env.web.settings import Settings, TableSettings
 from tarot_env.web.views import deal_view
 from tarot_env.web.votes import TableVotes
-
-#: the room's names, wherever their part of the table defines them (the app, the database and the tests import them from here)
-__all__ = [
-    "BETWEEN_DEALS",
-    "LIMITS",
-    "NOT_PLAYED",
-    "ROBOTS",
-    "ROBOT_TIMEOUT",
-    "START_CHIPS",
-    "DealJob",
-    "GameResult",
-    "RobotJob",
-    "Room",
-    "RoomError",
-    "Seat",
-    "Settings",
-    "Table",
-    "User",
-    "check_game",
-    "check_settings",
-    "robot_action",
-]
 
 
 # ------------------------------------------------------------------------------------- the table
@@ -116,7 +94,7 @@ class Table(TableSeats, TableSettings, TableDeals, TableRobots, TableVotes, Tabl
         self.events: list[str] = []
         # the game
         self.game_no = 0
-        self.deal_no = 0  # deals counted in this game (a deal with no card played, NOT_PLAYED, does not count)
+        self.deal_no = 0  # deals counted in this game (a deal with no card played, dealing.NOT_PLAYED, does not count)
         self.dealt = 0  # deals dealt at this table (seeds and dealer rotation)
         self.totals = [0.0] * num_players
         self.stakes = [0] * num_players
