@@ -8,13 +8,14 @@
 #   make train   - a short MaskablePPO self-play run on French Tarot, 4 players (runs/french4)
 #   make benchmark - the benchmark suite: every table's leaderboard (random, rules, trained) under protocol v1
 #                  (results/leaderboard, and its section of docs/results.md)
+#   make env-docs - rewrite the generated blocks of the env modules' docstrings (tools/env_docs.py --write)
 # The tarot command is installed in .venv: run .venv/bin/tarot, or activate with `. .venv/bin/activate`.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo play test bench arena train benchmark lint setup clean chromium
+.PHONY: demo play test bench arena train benchmark env-docs lint setup clean chromium
 
 # torch first: the CPU build these machines serve locally (torch==2.13.0). The train extra then finds
 # torch satisfied and downloads no CUDA build. Elsewhere, TORCH="torch" (or your own build) works too.
@@ -66,6 +67,9 @@ train: $(STAMP)
 
 benchmark: $(STAMP)
 	$(PY) -m tarot_env.experiments.suite --out results/leaderboard --docs docs/results.md
+
+env-docs: $(STAMP)
+	$(PY) tools/env_docs.py --write
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist

@@ -1,21 +1,41 @@
 """The env modules' docstrings (PettingZoo's classic-env format) say what the code does.
 
 Each env module documents its env in its docstring (it ships in the wheel). The tables that come
-from the code are printed by :mod:`tarot_env.envs.env_docs` and must appear verbatim; the header's
-numbers are checked again here against the env made from the module, independently of that
-printer. After a change, ``python -m tarot_env.envs.env_docs --write`` regenerates the blocks in place.
+from the code are printed by the development tool ``tools/env_docs.py`` (not in the package: it
+rewrites the package's source) and must appear verbatim; the header's numbers are checked again
+here against the env made from the module, independently of that printer. After a change,
+``.venv/bin/python tools/env_docs.py --write`` regenerates the blocks in place.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from tarot_env.envs import env_docs
 from tarot_env.envs.tarocchino_rewards import REWARD_SCALE
 from tarot_env.registry import ENV_IDS, PETTINGZOO_IDS, parallel_env
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOL = ROOT / "tools" / "env_docs.py"
+
+
+def load_tool() -> ModuleType:
+    """``tools/env_docs.py`` read from its file: the tools folder is no package and is not installed."""
+    spec = importlib.util.spec_from_file_location("env_docs", TOOL)
+    assert spec is not None and spec.loader is not None, TOOL
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+env_docs = load_tool()
 
 
 def doc_of(env_id: str) -> str:
@@ -55,7 +75,7 @@ def test_generated_blocks_appear_verbatim(env_id):
         start, end = env_docs.locate(doc, name)  # where `--write` puts it, so that rewriting is safe
         assert doc[start:end] == block, (
             f"the {name} block of tarot_env/{env_id}.py's docstring differs from the code; "
-            f"run `python -m tarot_env.envs.env_docs --write` to regenerate it. Expected:\n{block}"
+            f"run `.venv/bin/python tools/env_docs.py --write` to regenerate it. Expected:\n{block}"
         )
 
 
@@ -133,3 +153,11 @@ def test_documented_env_options_are_the_env_signature():
 def test_mattazza_defaults_to_four_players():
     env = importlib.import_module("tarot_env.mattazza_v0").env()
     assert len(env.possible_agents) == env_docs.default_players("mattazza_v0") == 4
+
+
+def test_the_tool_prints_an_envs_blocks_from_the_command_line():
+    """The documented command runs as a script from the checkout (no ``--write``: it only prints)."""
+    done = subprocess.run([sys.executable, str(TOOL), "quindici_v0"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for name, block in env_docs.blocks("quindici_v0").items():
+        assert f"--- quindici_v0: {name}\n{block}\n" in done.stdout, name

@@ -159,6 +159,38 @@ def test_no_import_runs_up_a_layer_or_between_front_ends():
     assert not bad, f"{len(bad)} import(s) against the layer map:\n" + "\n".join(bad)
 
 
+#: the repository's development tools (``tools/env_docs.py`` rewrites the env modules' docstrings):
+#: not in the wheel, off the run-time path; they read the package, the package never reads them
+TOOLS = ROOT / "tools"
+
+
+def tool_imports(path: Path) -> list[tuple[str, int]]:
+    """``(imported name, line)`` of each import in ``path`` that names ``tools`` or a module of it."""
+    tools = {p.stem for p in TOOLS.glob("*.py")}
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [f"{node.module or ''}.{a.name}".lstrip(".") for a in node.names]
+        else:
+            continue
+        out += [(n, node.lineno) for n in names if n.split(".")[0] == "tools" or tools & set(n.split("."))]
+    return out
+
+
+def test_no_module_of_the_package_imports_a_development_tool():
+    assert (TOOLS / "env_docs.py").is_file()
+    bad = [f"{path.relative_to(ROOT)}:{line}: {name}" for path in MODULES.values() for name, line in tool_imports(path)]
+    assert not bad, "the package imports a development tool of tools/:\n" + "\n".join(bad)
+
+
+def test_the_tool_scan_sees_each_spelling(tmp_path):
+    src = tmp_path / "m.py"
+    src.write_text("def f():\n    from tarot_env.envs import env_docs\nimport tools.env_docs\nfrom tools import x\nimport numpy\n")
+    assert sorted(line for _, line in tool_imports(src)) == [2, 3, 4]
+
+
 # ------------------------------------------------------------------------------------- the scan itself
 def test_the_scan_sees_function_level_relative_and_from_imports(tmp_path, monkeypatch):
     """The scan would fail on each kind of upward arrow: a lazy import in a function, a relative

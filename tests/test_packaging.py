@@ -39,6 +39,7 @@ def test_the_wheel_installs_only_the_tarot_env_namespace(wheel):
     top = {n.split("/")[0] for n in names}
     assert top == {"tarot_env", f"tarot_env-{tarot_env.__version__}.dist-info"}, top
     assert not any(n.endswith(".pth") for n in names)
+    assert not any(n.endswith("env_docs.py") for n in names)  # a development tool of the checkout (tools/), not shipped
 
 
 def test_the_wheel_holds_every_module_of_the_repository(wheel):

@@ -7,8 +7,17 @@ table, the observation layouts and sizes, the options and their defaults — are
 the code and made from the env itself; ``tests/test_env_docs.py`` checks that every block below
 appears verbatim in the module's docstring, so the docstrings cannot drift. After a change:
 
-    python -m tarot_env.envs.env_docs --write            # puts the new blocks into every env module
-    python -m tarot_env.envs.env_docs ottocento_v0       # prints one env's blocks
+    .venv/bin/python tools/env_docs.py --write            # puts the new blocks into every env module
+    .venv/bin/python tools/env_docs.py ottocento_v0       # prints one env's blocks
+
+Why a development tool in ``tools/`` (at the repository's root, not in the wheel) rather than a
+module of the package: it rewrites the package's own source files, which only a checkout has to
+rewrite (an installed wheel's are not to be edited), and nothing at run time needs it: the env
+modules carry their docstrings as literals, the web room and the warm-up make their envs with
+:func:`tarot_env.warmup.make_env`. Only this command line and ``tests/test_env_docs.py`` read it;
+``tests/test_layers.py`` checks that no module of the package imports it. It reads the package
+like any user of it (the env facts of :mod:`tarot_env.tables`, the envs, the registry), so it
+runs wherever ``tarot_env`` imports (the editable install ``make`` sets up).
 """
 
 from __future__ import annotations
