@@ -12,12 +12,22 @@ import argparse
 from tarot_env.agents.random_agent import RandomAgent
 
 import tarot_env
+from tarot_env.tables import facts
 
-#: configurations played for each env id (one deal each)
-CONFIGS: dict[str, list[dict]] = {
-    "french_tarot_v0": [{"num_players": 3}, {"num_players": 4}, {"num_players": 5}],
-    "mattazza_v0": [{"num_players": 4}],
-}
+
+def configs(env_id: str) -> list[dict]:
+    """The configurations played for ``env_id`` (one deal each), read from its row of :mod:`tarot_env.tables`.
+
+    A game of one player count is made without ``num_players``. Where the episode is one deal
+    (French Tarot), each count is dealt: they are variants of the rules (the 3-player deal, the
+    5-player call). Where the episode is a match (Tarocchino: Mattazza's 3 to 6), the match is
+    played at the default count only, so that the job stays one short episode per game.
+    """
+    row = facts(env_id)
+    if len(row.player_counts) == 1:
+        return [{}]
+    counts = (row.default_players,) if row.matches else row.player_counts
+    return [{"num_players": n} for n in counts]
 
 
 def play_one(env_id: str, config: dict, seed: int) -> dict:
@@ -45,7 +55,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for env_id in tarot_env.ENV_IDS:
-        for config in CONFIGS.get(env_id, [{}]):
+        for config in configs(env_id):
             rows.append(play_one(env_id, config, args.seed))
     header = ["env", "players", "decisions", "result", "contract", "taker / soloist", "details", "scores"]
     table = [header]
@@ -63,16 +73,18 @@ def main() -> None:
                 details = f"losers {r['losers']}"
             else:
                 details = "points " + " ".join(f"{p:g}" for p in r["points"]["total"]) if "points" in r else "-"
-        table.append([
-            r["env"],
-            str(r["config"].get("num_players", "")),
-            str(r["decisions"]),
-            r["result"],
-            contract if played else "-",
-            who if played else "-",
-            details if played else "-",
-            " ".join(f"{s:+d}" for s in r["scores"]),
-        ])
+        table.append(
+            [
+                r["env"],
+                str(r["config"].get("num_players", "")),
+                str(r["decisions"]),
+                r["result"],
+                contract if played else "-",
+                who if played else "-",
+                details if played else "-",
+                " ".join(f"{s:+d}" for s in r["scores"]),
+            ]
+        )
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for k, row in enumerate(table):
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)))
