@@ -24,6 +24,7 @@ import argparse
 import sys
 
 from tarot_env import arguments
+from tarot_env.web.robots import ROBOT_TIMEOUT
 
 EXAMPLES = {
     "list": """examples:
@@ -140,6 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("--records", default="runs/web_games", metavar="DIR", help="folder for the deal records (default runs/web_games)")
     p.add_argument("--robot-delay", type=arguments.seconds, default=0.8, metavar="SECONDS", help="a robot's pause (default 0.8)")
+    p.add_argument(
+        "--robot-timeout", type=arguments.seconds, default=ROBOT_TIMEOUT, metavar="SECONDS",
+        help=f"a robot that has not answered in this time is replaced by the rule-based robot for that move (default {ROBOT_TIMEOUT:g})",
+    )  # fmt: skip
     p.add_argument(
         "--reconnect-window",
         type=arguments.seconds,

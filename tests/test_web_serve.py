@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import re
 import socket
 import sqlite3
 import subprocess
@@ -11,6 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tarot_env.command import build_parser
 
@@ -93,3 +97,55 @@ def test_tarot_serve_asks_for_the_warm_up(tmp_path: Path, monkeypatch: Any) -> N
     args = build_parser().parse_args(["serve", "--port", "0", "--db", str(tmp_path / "room.sqlite")])
     assert serve.run(args) == 0
     assert len(asked) == 1 and asked[0]["warm"] is True
+
+
+def serve_parser() -> argparse.ArgumentParser:
+    (sub,) = (a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices["serve"]
+
+
+def test_robot_timeout_is_the_rooms_default_and_reaches_the_room(tmp_path: Path, monkeypatch: Any) -> None:
+    """``--robot-timeout`` sets ``Room(robot_timeout=...)``; without it the room's default."""
+    import uvicorn
+
+    from tarot_env.web import app as web_app
+    from tarot_env.web import serve
+    from tarot_env.web.robots import ROBOT_TIMEOUT
+
+    assert build_parser().parse_args(["serve"]).robot_timeout == ROBOT_TIMEOUT
+    rooms: list[Any] = []
+    real = web_app.create_app
+
+    def create_app(*args: Any, **kwargs: Any) -> Any:
+        rooms.append(kwargs["room"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(web_app, "create_app", create_app)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # served at once and stopped
+    args = build_parser().parse_args(["serve", "--port", "0", "--db", str(tmp_path / "room.sqlite"), "--robot-timeout", "2.5"])
+    assert serve.run(args) == 0
+    assert [room.robot_timeout for room in rooms] == [2.5]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "nan", "inf", ""])
+def test_robot_timeout_not_a_positive_number_is_refused_in_one_line(value: str, capsys: Any) -> None:
+    with pytest.raises(SystemExit) as stop:
+        build_parser().parse_args(["serve", "--robot-timeout", value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tarot serve: error: argument --robot-timeout:"), err
+    assert f"{value!r} refused: give a number of seconds above 0" in err, err
+
+
+def test_every_serve_flag_is_in_the_flag_table_of_docs_web() -> None:
+    """docs/web.md's table under "Running it" lists each of ``tarot serve``'s flags with its default."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "web.md").read_text()
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(--[\w-]+)` \| `?([^`|]*?)`? \|", text, re.M)}
+    for action in serve_parser()._actions:
+        flag = next((s for s in action.option_strings if s.startswith("--")), None)
+        if flag is None or flag == "--help":
+            continue
+        assert flag in rows, f"docs/web.md: no row for tarot serve {flag}"
+        if action.default is not None:
+            default = f"{action.default:g}" if isinstance(action.default, float) else str(action.default)
+            assert rows[flag] == default, (flag, rows[flag], default)

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"tarot serve: listening on {args.host}: people on your network can reach the room (no passwords, no TLS)")
     sock = listen(args.host, args.port)  # before the database: a busy port is said in one line, nothing made
-    room = Room(robot_delay=args.robot_delay, reconnect_window=args.reconnect_window)
+    room = Room(robot_delay=args.robot_delay, reconnect_window=args.reconnect_window, robot_timeout=args.robot_timeout)
     limits = Limits(
         max_connections=args.max_connections,
         per_address=args.max_connections_per_address,
