@@ -176,9 +176,7 @@ def test_time_per_move_plays_the_bots_move(tmp_path: Path) -> None:
     assert "game record saved" not in child.before  # no deal finished: nothing to save
 
 
-@pytest.mark.parametrize(
-    ("env_id", "players"), [(e, None) for e in tarot_env.ENV_IDS] + [("french_tarot_v0", "5")]
-)
+@pytest.mark.parametrize(("env_id", "players"), [(e, None) for e in tarot_env.ENV_IDS] + [("french_tarot_v0", "5")])
 def test_every_env_plays_to_the_end(tmp_path: Path, env_id: str, players: str | None) -> None:
     # every seat but one taken by agents; the human always answers move 1
     args = ["play", env_id, "--seed", "1", "--seat", "random", "--agents", "rules,random", "--record", "r.json"]

@@ -64,7 +64,7 @@ def test_the_wheels_metadata(wheel):
     assert {re.split(r"[<>=!~ ;\[]", r)[0].lower() for r in core} == {"numpy", "gymnasium", "pettingzoo", "numba"}
     torch = [r for r in requires if r.startswith("torch")]
     assert torch and all("==" not in r.split(";")[0] and ">=" in r for r in torch), torch  # a lower bound, never an exact pin
-    train = [r.split(";")[0].strip() for r in requires if "extra == \"train\"" in r]
+    train = [r.split(";")[0].strip() for r in requires if 'extra == "train"' in r]
     for needed in ("rich", "tqdm", "stable-baselines3", "sb3-contrib", "matplotlib"):
         assert any(r.startswith(needed) for r in train), (needed, train)
     entry_points = z.read(f"tarot_env-{tarot_env.__version__}.dist-info/entry_points.txt").decode()

@@ -50,7 +50,6 @@ from tarot_env.encoding.bolognese import TarocchinoEncoder, layout
 from tarot_env.rules.bolognese import engine, scoring
 from tarot_env.rules.bolognese.config import OPTIONS, TarocchinoConfig, option_names
 from tarot_env.rules.bolognese.game import TarocchinoGame
-from tarot_env.rules.seat_view import differences, seat_view
 from tarot_env.rules.bolognese.state import (
     A_CLAIM,
     A_NO_CLAIM,
@@ -100,6 +99,7 @@ from tarot_env.rules.bolognese.state import (
     TRICKS,
     WINDOW,
 )
+from tarot_env.rules.seat_view import differences, seat_view
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 VALUE = BOLOGNESE_DECK.value.astype(np.int64)  # §3.1, checked against the spec below

@@ -168,9 +168,7 @@ def play(
     """The deal on the wire: a person at ``seat``, scripted robots elsewhere, a spectator. Every message
     to the person and to the spectator, each table state tagged with the steps taken."""
     # the heartbeat an hour apart: a ping in one run and not in the other would differ for no hidden card
-    app = create_app(
-        str(tmp_path / f"{name}.sqlite"), room=Room(robot_delay=0.0, pause=0.0), tick=0.002, heartbeat=3600.0, silence=7200.0
-    )
+    app = create_app(str(tmp_path / f"{name}.sqlite"), room=Room(robot_delay=0.0, pause=0.0), tick=0.002, heartbeat=3600.0, silence=7200.0)
     server = app.state.server
     log: list[Any] = []
     spy_log: list[Any] = []

@@ -191,9 +191,7 @@ class Store:
         with self.engine.connect() as c:
             return (c.execute(select(func.max(records.c.id))).scalar() or 0) + 1
 
-    def save_record(
-        self, table_id: int, game_no: int, env: str, result: str, record: dict[str, Any], record_id: int | None = None
-    ) -> int:
+    def save_record(self, table_id: int, game_no: int, env: str, result: str, record: dict[str, Any], record_id: int | None = None) -> int:
         """One finished deal's record; ``record_id``: the id the server gave it (None: the next one)."""
         values = dict(table_id=table_id, game_no=game_no, env=env, result=result, record=json.dumps(record), created=_now())
         if record_id is not None:
