@@ -7,6 +7,7 @@ from __future__ import annotations
 import email
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -22,6 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    # setuptools copies the modules into build/lib and never takes out one that has moved away: a wheel built
+    # over an old build/ shipped tarot_env/cli/checks.py and envs/env_docs.py after they left the package.
+    # build/ is only that copy (make clean removes it too)
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
     # no build isolation: the build tools are those of this environment (setuptools, wheel), so no download
     done = subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(ROOT)],
@@ -50,6 +55,7 @@ def test_the_wheel_holds_every_module_of_the_repository(wheel):
     for folder in ("agents", "experiments"):
         expected |= {f"tarot_env/{p.relative_to(ROOT)}" for p in (ROOT / folder).glob("*.py")}
     assert expected - names == set()
+    assert {n for n in names if n.endswith(".py")} - expected == set()  # and no module the checkout no longer has
     assert "tarot_env/py.typed" in names
     assert f"tarot_env-{tarot_env.__version__}.dist-info/licenses/LICENSE" in names
 
