@@ -29,6 +29,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 ROUND_TIMEOUT = 600.0  # seconds a round's players have to see their games over
+ROBOT_DELAY = [0.05]  # the robots' pause in this run (seconds)
+ROUND_START = [0.0]  # when the round's players started (time.monotonic())
+SLOW: list[tuple[float, float]] = []  # (seconds into the round when asked, seconds to the answer) of answers over 1 s
 
 
 def rss_mb(pid: int | str = "self") -> float:
@@ -63,9 +66,16 @@ class _Drops(logging.Handler):
 
 def _table_state(t: Any, now: float) -> dict[str, Any]:
     """What a table left after its round is doing (a stuck one says why)."""
-    seats = [(s.user.name if s.user is not None else None, s.robot) for s in t.seats]
-    return {"id": t.id, "state": t.state, "turn": t.turn() if callable(t.turn) else t.turn, "due": getattr(t, "due", None), "game_no": t.game_no, "deal_no": t.deal_no,
-            "seats": seats, "events": t.events[-6:], "idle_s": round(now - t.turn_since, 1)}  # fmt: skip
+    return {
+        "id": t.id,
+        "state": t.state,
+        "turn": t.turn,
+        "game_no": t.game_no,
+        "deal_no": t.deal_no,
+        "seats": [(s.user.name if s.user is not None else None, s.robot) for s in t.seats],
+        "events": t.events[-6:],
+        "idle_s": round(now - t.turn_since, 1),
+    }
 
 
 def serve(port: int, db: str, connections: int, tables: int, robot_delay: float, conn: Any) -> None:
@@ -181,6 +191,15 @@ async def _play(url: str, k: int, deals: int, ready: asyncio.Event, done: list[i
                 await ws.send(json.dumps({"type": "move", "action": d["moves"][0]["action"]}))
 
 
+async def _loop_lag(out: list[tuple[float, float]]) -> None:
+    """The clients' own event loop's lateness, every 50 ms: an answer late because this process was busy
+    is the script's, not the server's."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(0.05)
+        out.append((round(before - ROUND_START[0], 1), time.monotonic() - before - 0.05))
+
+
 async def prober(url: str, k: int, stop: asyncio.Event, waits: list[float], watch: int | None, dropped: list[int]) -> None:
     """A person in the lobby (or watching ``watch``) who asks the leaderboard about once a second and
     keeps the time to each answer (or is dropped by the server: counted in ``dropped``)."""
@@ -192,7 +211,7 @@ async def prober(url: str, k: int, stop: asyncio.Event, waits: list[float], watc
 
 async def _probe(url: str, k: int, stop: asyncio.Event, waits: list[float], watch: int | None) -> None:
     async with connect(url, max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "name": f"Probe {k}"}))
+        await ws.send(json.dumps({"type": "hello", "name": f"Probe {k} of {ROUND_START[0]:.0f}"}))  # a new person each round
         if watch is not None:
             await ws.send(json.dumps({"type": "watch", "table": watch}))
         await asyncio.sleep((k % 10) / 10)
@@ -206,6 +225,7 @@ async def _probe(url: str, k: int, stop: asyncio.Event, waits: list[float], watc
                 if m["type"] in ("leaderboard", "error"):
                     break
             waits.append(time.monotonic() - sent)
+            SLOW.extend([(round(sent - ROUND_START[0], 1), round(waits[-1], 2))] if waits[-1] >= 1.0 else [])
             await asyncio.sleep(1.0)
 
 
@@ -215,6 +235,9 @@ async def one_round(url: str, port: int, connections: int, tables: int, deals: i
     waits: list[float] = []
     players_dropped: list[int] = []
     probes_dropped: list[int] = []
+    ROUND_START[0] = time.monotonic()
+    lags: list[tuple[float, float]] = []
+    monitor = asyncio.create_task(_loop_lag(lags))
     players = [asyncio.create_task(player(url, first_table + k, deals, ready, done, players_dropped)) for k in range(tables)]
     await asyncio.wait_for(ready.wait(), 60)
     sleeper = non_reader(port, first_table)
@@ -229,7 +252,10 @@ async def one_round(url: str, port: int, connections: int, tables: int, deals: i
     stop.set()
     await asyncio.gather(*probes)
     sleeper.close()
+    monitor.cancel()
     waits.sort()
+    slow = sorted(SLOW)
+    SLOW.clear()
     return {
         "seconds": round(time.monotonic() - start, 1),
         "games_over": len(done),
@@ -240,11 +266,16 @@ async def one_round(url: str, port: int, connections: int, tables: int, deals: i
         "wait_median_s": round(waits[len(waits) // 2], 3),
         "wait_p99_s": round(waits[int(len(waits) * 0.99)], 3),
         "wait_max_s": round(waits[-1], 3),
+        "slow_answers": len(slow),
+        "client_loop_lag_max_s": round(max((lag for _, lag in lags), default=0.0), 3),
+        "client_loop_lags_over_0_2s_at": [t for t, lag in lags if lag > 0.2][:20],
+        "slow_asked_at_s": sorted({t for t, _ in slow})[:20],
     }
 
 
 async def main_async(port: int, pid: int, conn: Any, connections: int, tables: int, deals: int, rounds: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"connections": connections, "tables": tables, "deals": deals, "rss_start_mb": round(rss_mb(pid), 1)}
+    out: dict[str, Any] = {"connections": connections, "tables": tables, "deals": deals, "robot_delay_s": ROBOT_DELAY[0]}
+    out["rss_start_mb"] = round(rss_mb(pid), 1)
     url = f"ws://127.0.0.1:{port}/ws"
     for r in range(rounds):
         figures = await one_round(url, port, connections, tables, deals, 1 + r * tables)
@@ -265,6 +296,7 @@ async def main_async(port: int, pid: int, conn: Any, connections: int, tables: i
 def run(connections: int, tables: int, deals: int = 1, rounds: int = 2, robot_delay: float = 0.05) -> dict[str, Any]:
     """Serve a room on loopback in a process of its own and load it from this one; the figures (the memory
     is the server's process's)."""
+    ROBOT_DELAY[0] = robot_delay
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -295,10 +327,11 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--deals", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--robot-delay", type=float, default=0.8, help="a robot's pause before its move (default 0.8 s, as tarot serve)")
     parser.add_argument("--round-timeout", type=float, default=ROUND_TIMEOUT, help="seconds a round's players have to finish")
     args = parser.parse_args()
     ROUND_TIMEOUT = args.round_timeout
-    print(json.dumps(run(args.connections, args.tables, args.deals, args.rounds), indent=1))
+    print(json.dumps(run(args.connections, args.tables, args.deals, args.rounds, args.robot_delay), indent=1))
 
 
 if __name__ == "__main__":

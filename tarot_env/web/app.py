@@ -901,9 +901,15 @@ def _about(text: str | bytes) -> str | None:
     return None
 
 
+#: the warm-up plays deals (seeds 0, 1, ...) until WARM_PLAYED of them were played out, WARM_SEEDS at most
+WARM_PLAYED, WARM_SEEDS = 3, 40
+
+
 def warm_kernels(env_ids: Sequence[str] | None = None) -> None:
-    """Load the numba kernels of each game (its rules and the rule-based robot) by playing one deal of it
-    with the rule-based bot at every seat (default: every game). The first deal of a game in a process
+    """Load the numba kernels of each game (its rules and the rule-based robot) by playing deals of it with
+    the rule-based bot at every seat until a few were played out (default: every game; one deal was not
+    enough: French Tarot's seed 0 is thrown in, and the play's kernels then loaded during the first games,
+    each load holding the interpreter). The first deal of a game in a process
     loads them (about 2 s on 2 cores from numba's cache, far more when it is cold), and a table's deal is
     dealt on the event loop: ``tarot serve`` does it in a thread at start-up, before anyone starts a game.
     A failure is logged (the game's first table then loads them itself)."""
@@ -912,7 +918,12 @@ def warm_kernels(env_ids: Sequence[str] | None = None) -> None:
 
     for env_id in tarot_env.ENV_IDS if env_ids is None else env_ids:
         try:
-            play_aec(make_env(env_id, facts(env_id).default_players), rule_agent(env_id), seed=0)
+            env, bot = make_env(env_id, facts(env_id).default_players), rule_agent(env_id)
+            played = 0
+            for seed in range(WARM_SEEDS):  # until a few deals were played out: a thrown-in deal loads only the bidding's kernels
+                played += len(play_aec(env, bot, seed=seed)["actions"]) > 2 * env.unwrapped.num_players
+                if played >= WARM_PLAYED:
+                    break
         except Exception:
             log.exception("tarot serve: warming the kernels of %s failed", env_id)
 

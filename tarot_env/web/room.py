@@ -117,6 +117,8 @@ class Table(TableSeats, TableSettings, TableDeals, TableRobots, TableVotes, Tabl
         self.due: tuple[int, str] | None = None  # a robot's move due, for the server to think (advance(play=False))
         self.deal_due = False  # the next deal is due, for the server to deal (advance(play=False))
         self.next_deal_options: dict[str, Any] | None = None  # a given deal (tests): reset(options=...)
+        self._deal_views_key: tuple[int, int] | None = None  # (the env, steps) of the deal views kept
+        self._deal_views: dict[int | None, dict[str, Any]] = {}  # seat -> deal_view (None: a spectator)
 
     def log(self, text: str) -> None:
         self.events = [*self.events[-29:], text]
@@ -191,8 +193,20 @@ class Table(TableSeats, TableSettings, TableDeals, TableRobots, TableVotes, Tabl
         if viewer is not None and self.is_owner(viewer):
             out["invite"] = self.invite
         if self.env is not None and self.state in ("playing", "between", "over"):
-            out["deal"] = deal_view(self.env_id, self.env, seat)
+            out["deal"] = self._deal_view(seat)
         return out
+
+    def _deal_view(self, seat: int | None) -> dict[str, Any]:
+        """:func:`deal_view` of the deal as it stands, made once per seat and move: every move is sent to each
+        connection at the table, and the spectators (and a person's several tabs) see the same view. The
+        deal changes only by a step or a new deal, both counted in :attr:`steps`."""
+        key = (id(self.env), self.steps)
+        if self._deal_views_key != key:
+            self._deal_views_key, self._deal_views = key, {}
+        view = self._deal_views.get(seat)
+        if view is None:
+            view = self._deal_views[seat] = deal_view(self.env_id, self.env, seat)
+        return view  # shared by the connections: read, never changed (the app only encodes it)
 
 
 # ------------------------------------------------------------------------------------- the room
