@@ -33,13 +33,12 @@ from tarot_env.agents import rule_agent
 from tarot_env.agents.factory import AgentCouldNotPlayError
 from tarot_env.agents.random_agent import RandomAgent
 from tarot_env.rules.bolognese.games import GameSpec
+from tarot_env.rules.results import NOT_PLAYED
 from tarot_env.tables import ENVS
 
 DEAL_SET_VERSION = 1
 DEFAULT_SEED = 0
 Z95 = 1.959963984540054
-#: the ``info["result"]`` of a deal nobody played: everyone passed, or it was annulled (petit sec)
-NOT_PLAYED = ("all_passed", "thrown_in", "petit_sec")
 #: how many moves of one agent may still be running past the time limit (their threads abandoned);
 #: beyond it the agent is not asked again, its moves are timeouts, until one of them ends
 MAX_STUCK_MOVES = 4

@@ -42,6 +42,7 @@ import numpy as np
 import tarot_env
 from tarot_env.agents import rule_agent
 from tarot_env.agents.trained import TABLES as ALL_TABLES
+from tarot_env.rules.results import NOT_PLAYED
 from tarot_env.tables import ENV_IDS, ENVS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,8 +51,6 @@ DEALS_DIR = ROOT / "results" / "deals"
 #: the committed baselines, one file per table
 BASELINES_DIR = ROOT / "results" / "challenge"
 DEAL_SET_VERSION = 1
-#: how a deal ends when nobody plays it (the arena's NOT_PLAYED)
-NOT_PLAYED = ("all_passed", "thrown_in", "petit_sec")
 #: the table offered first: the first env's (French Tarot) at its default count, 4 players
 FIRST_TABLE = ENVS[ENV_IDS[0]].table()
 #: the tables in the order the challenge offers them: French Tarot for 4 players first

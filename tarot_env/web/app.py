@@ -300,6 +300,12 @@ class Server:
         # the tables' deals: built and shuffled off the event loop (the first of a game in a process loads its kernels)
         self.dealer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-deal")
         self.dealing: set[int] = set()  # tables whose next deal is being made now
+        # the leaderboard kept in memory (:meth:`leaderboard_rows`): read again only after a write that can
+        # change it was queued (board_writes counts them), so a crowd asking for it does not queue behind
+        # the database's other work
+        self.board_writes = 0
+        self.board: tuple[int, list[dict[str, Any]]] | None = None
+        self.board_reading: tuple[int, asyncio.Future[Any]] | None = None
         self.per_address: dict[str | None, int] = {}
         self.address_buckets: dict[str | None, Bucket] = {}
         self.create_buckets: dict[str | None, Bucket] = {}
@@ -318,7 +324,23 @@ class Server:
     def db_wait(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in the database's thread, waited for: for a worker thread (the challenge's requests),
         never the event loop's."""
+        self.board_writes += 1  # may write (a challenge played): the leaderboard is read again
         return self.db.submit(fn, *args).result()
+
+    async def leaderboard_rows(self) -> list[dict[str, Any]]:
+        """The leaderboard: from memory when no write that can change it (a game's results, a person's
+        chips or XP, a renaming) was queued since it was read; else read in the database's thread, after
+        those writes, once for everyone asking meanwhile."""
+        writes = self.board_writes
+        if self.board is not None and self.board[0] == writes:
+            return self.board[1]
+        if self.board_reading is None or self.board_reading[0] != writes:
+            self.board_reading = (writes, asyncio.ensure_future(self.db_call(self.store.leaderboard)))
+        reading = self.board_reading
+        rows = await asyncio.shield(reading[1])
+        if self.board is None or self.board[0] < reading[0]:
+            self.board = (reading[0], rows)
+        return rows
 
     def db_later(self, fn: Callable[..., Any], *args: Any) -> None:
         """``fn(*args)`` in the database's thread, in order, not waited for (a failure is logged)."""
@@ -372,6 +394,7 @@ class Server:
             if s.user is not None:
                 self.db_later(self.store.save_user, replace(s.user))  # a copy: the values of now
         self.db_later(self.store.save_game, table.id, table.game_no, table.env_id, asdict(table.settings), asdict(result), seats)
+        self.board_writes += 1  # the leaderboard is read again, after these writes
 
     # ----------------------------------------------------------------------------- sending
     def post(self, client: Client, message: dict[str, Any]) -> None:
@@ -704,6 +727,8 @@ class Server:
         if kind == "hello":
             if client.user is not None:
                 raise RoomError("hello was already said on this connection")
+            if data.get("token") and data.get("name"):
+                self.board_writes += 1  # a renaming, perhaps: the leaderboard is read again
             user = await self.db_call(self.user_of, data.get("token"), data.get("name"))
             async with self.lock:
                 self._hello(client, user, time.monotonic())
@@ -711,7 +736,7 @@ class Server:
         if client.user is None:
             raise RoomError('say hello first: {"type": "hello", "name": ...}')
         if kind == "leaderboard":
-            rows = await self.db_call(self.store.leaderboard)
+            rows = await self.leaderboard_rows()
             self.post(client, {"type": "leaderboard", "rows": rows})
             return
         deal = await self.deal_for(client, kind)
@@ -973,7 +998,7 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     async def leaderboard(request: Request) -> Response:
-        return JSONResponse(await server.db_call(server.store.leaderboard))
+        return JSONResponse(await server.leaderboard_rows())
 
     async def record(request: Request) -> Response:
         try:

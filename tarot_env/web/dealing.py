@@ -15,24 +15,13 @@ import numpy as np
 import tarot_env
 from tarot_env.errors import IllegalActionError
 from tarot_env.moves import refusal
-from tarot_env.rules.bolognese.state import Result as TarocchinoResult
-from tarot_env.rules.french.state import Result as FrenchResult
+from tarot_env.rules.results import NOT_PLAYED
 from tarot_env.tables import facts
 from tarot_env.web.people import RoomError, User
 from tarot_env.web.views import current_seat, dealer_seat, discard_text, refusal_words, result_view
 
 if TYPE_CHECKING:
     from tarot_env.web.room import Table
-
-#: how a deal ends with no card played, in the env's ``infos["result"]`` (the rules' result codes'
-#: names): all passed or a petit sec (French Tarot), all passed in Terziglio (thrown in). The room
-#: deals again; it is not one of the game's deals (the Tarocchino rules count only played hands,
-#: rules/bolognese/scoring.py settle_matches: a thrown-in hand does not count, U12).
-NOT_PLAYED = (
-    FrenchResult.name(FrenchResult.ALL_PASSED),
-    FrenchResult.name(FrenchResult.PETIT_SEC),
-    TarocchinoResult.name(TarocchinoResult.THROWN_IN),
-)
 
 
 def check_game(env_id: Any, num_players: Any) -> None:

@@ -94,7 +94,7 @@ class Table(TableSeats, TableSettings, TableDeals, TableRobots, TableVotes, Tabl
         self.events: list[str] = []
         # the game
         self.game_no = 0
-        self.deal_no = 0  # deals counted in this game (a deal with no card played, dealing.NOT_PLAYED, does not count)
+        self.deal_no = 0  # deals counted in this game (a deal with no card played, rules.results.NOT_PLAYED, does not count)
         self.dealt = 0  # deals dealt at this table (seeds and dealer rotation)
         self.totals = [0.0] * num_players
         self.stakes = [0] * num_players
