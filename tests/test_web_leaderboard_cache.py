@@ -46,3 +46,19 @@ def test_the_leaderboard_is_read_once_for_many_and_again_after_a_game(tmp_path: 
         assert [row["name"] for row in board] == ["Bea"]  # ... and after the write queued before it
 
     asyncio.run(scenario())
+
+
+def test_the_rooms_database_file_writes_through_a_write_ahead_log(tmp_path: Path) -> None:
+    """A person is created at each hello, in the database's one thread: with SQLite's rollback journal each
+    commit waited for the disk, and a crowd arriving held up the answers queued behind it (the load test's
+    first round). An in-memory database (the tests') keeps SQLite's default."""
+    from tarot_env.web.db import Store
+
+    store = Store(str(tmp_path / "room.sqlite"))
+    with store.engine.connect() as c:
+        assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert c.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL: synced at checkpoints
+    store.new_user("Alice")
+    assert Store(str(tmp_path / "room.sqlite"))._names()  # the person is there for the next server
+    with Store(":memory:").engine.connect() as c:
+        assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "memory"

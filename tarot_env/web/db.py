@@ -28,6 +28,7 @@ from sqlalchemy import (
     Text,
     cast,
     create_engine,
+    event,
     func,
     insert,
     select,
@@ -107,6 +108,17 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
+def _write_ahead(dbapi_connection: Any, _record: Any) -> None:
+    """SQLite's write-ahead log, synced at checkpoints (``synchronous=NORMAL``): a commit no longer waits
+    for the disk, so a crowd arriving (a person created at each hello, in the one database thread) does
+    not hold up the answers queued behind it; about 3x faster commits here. A killed server still leaves
+    the database whole (the log is replayed); only a power cut may lose the last commits."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
 class Store:
     """The database of one server. ``url``: a SQLAlchemy URL or a file path (``tarot_web.sqlite``)."""
 
@@ -122,6 +134,8 @@ class Store:
         elif url.startswith("sqlite"):
             kwargs = {"connect_args": {"check_same_thread": False}}
         self.engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite") and url not in ("sqlite://", "sqlite:///:memory:"):
+            event.listen(self.engine, "connect", _write_ahead)
         metadata.create_all(self.engine)
         self._name_index: dict[str, tuple[int, str]] | None = None
 
