@@ -29,7 +29,6 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 ROUND_TIMEOUT = 600.0  # seconds a round's players have to see their games over
-ROBOT_DELAY = [0.05]  # the robots' pause in this run (seconds)
 ROUND_START = [0.0]  # when the round's players started (time.monotonic())
 SLOW: list[tuple[float, float]] = []  # (seconds into the round when asked, seconds to the answer) of answers over 1 s
 
@@ -273,8 +272,10 @@ async def one_round(url: str, port: int, connections: int, tables: int, deals: i
     }
 
 
-async def main_async(port: int, pid: int, conn: Any, connections: int, tables: int, deals: int, rounds: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"connections": connections, "tables": tables, "deals": deals, "robot_delay_s": ROBOT_DELAY[0]}
+async def main_async(
+    port: int, pid: int, conn: Any, connections: int, tables: int, deals: int, rounds: int, robot_delay: float
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"connections": connections, "tables": tables, "deals": deals, "robot_delay_s": robot_delay}
     out["rss_start_mb"] = round(rss_mb(pid), 1)
     url = f"ws://127.0.0.1:{port}/ws"
     for r in range(rounds):
@@ -296,7 +297,6 @@ async def main_async(port: int, pid: int, conn: Any, connections: int, tables: i
 def run(connections: int, tables: int, deals: int = 1, rounds: int = 2, robot_delay: float = 0.05) -> dict[str, Any]:
     """Serve a room on loopback in a process of its own and load it from this one; the figures (the memory
     is the server's process's)."""
-    ROBOT_DELAY[0] = robot_delay
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -310,7 +310,7 @@ def run(connections: int, tables: int, deals: int = 1, rounds: int = 2, robot_de
                 raise RuntimeError("the room's process did not start in 300 s")
             parent.recv()
             assert proc.pid is not None
-            return asyncio.run(main_async(port, proc.pid, parent, connections, tables, deals, rounds))
+            return asyncio.run(main_async(port, proc.pid, parent, connections, tables, deals, rounds, robot_delay))
         finally:
             if proc.is_alive():
                 parent.send("stop")

@@ -117,7 +117,7 @@ class Table(TableSeats, TableSettings, TableDeals, TableRobots, TableVotes, Tabl
         self.due: tuple[int, str] | None = None  # a robot's move due, for the server to think (advance(play=False))
         self.deal_due = False  # the next deal is due, for the server to deal (advance(play=False))
         self.next_deal_options: dict[str, Any] | None = None  # a given deal (tests): reset(options=...)
-        self._deal_views_key: tuple[int, int] | None = None  # (the env, steps) of the deal views kept
+        self._deal_views_step = -1  # the steps at which the deal views kept were made
         self._deal_views: dict[int | None, dict[str, Any]] = {}  # seat -> deal_view (None: a spectator)
 
     def log(self, text: str) -> None:
@@ -200,9 +200,8 @@ class Table(TableSeats, TableSettings, TableDeals, TableRobots, TableVotes, Tabl
         """:func:`deal_view` of the deal as it stands, made once per seat and move: every move is sent to each
         connection at the table, and the spectators (and a person's several tabs) see the same view. The
         deal changes only by a step or a new deal, both counted in :attr:`steps`."""
-        key = (id(self.env), self.steps)
-        if self._deal_views_key != key:
-            self._deal_views_key, self._deal_views = key, {}
+        if self._deal_views_step != self.steps:
+            self._deal_views_step, self._deal_views = self.steps, {}
         view = self._deal_views.get(seat)
         if view is None:
             view = self._deal_views[seat] = deal_view(self.env_id, self.env, seat)
