@@ -118,6 +118,9 @@ def serve(port: int, db: str, connections: int, tables: int, robot_delay: float,
                 "tables_left": len(state.room.tables),
                 "tables_left_states": [_table_state(t, now) for t in list(state.room.tables.values())[:5]],
                 "clients_left": len(state.clients),
+                "memory_pending": state.trim_due,  # freed memory not yet given back (Server.give_back_memory)
+                "trims": state.trims,
+                "people_in_memory": len(state.users),
                 "sleeper_dropped": not any(c.user is not None and c.user.name == "Sleeper" for c in state.clients),
                 "drops": dict(drops.reasons),
             }
@@ -284,9 +287,10 @@ async def main_async(
         while time.monotonic() < deadline:
             conn.send("figures")
             server = conn.recv()
-            if not server["tables_left"] and not server["clients_left"]:
+            if not server["tables_left"] and not server["clients_left"] and not server["memory_pending"]:
                 break
-            await asyncio.sleep(0.2)  # the tables close once idle; the connections end
+            await asyncio.sleep(0.2)  # the tables close once idle; the connections end; the freed memory is given back
+        await asyncio.sleep(0.5)  # the last give-back runs in the room's dealer thread
         figures.update(server)
         figures["rss_after_mb"] = round(rss_mb(pid), 1)
         out[f"round{r + 1}"] = figures

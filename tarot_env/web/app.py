@@ -47,6 +47,7 @@ from tarot_env.web.challenge_web import challenge_routes
 from tarot_env.web.db import Store
 from tarot_env.web.dealing import DealJob, check_game
 from tarot_env.web.game_end import GameResult
+from tarot_env.web.memory import give_back
 from tarot_env.web.people import RoomError, User
 from tarot_env.web.robots import RobotJob
 from tarot_env.web.room import Room, Table
@@ -206,6 +207,7 @@ class Limits:
     create_burst: float = 5.0
     table_idle: float = 300.0  # seconds a table out of a game (empty, or its game over) stays unchanged before it closes
     lobby_every: float = 0.5  # seconds between two lobby pushes (changes coalesced)
+    trim_every: float = 10.0  # at most one return of freed memory to the system (memory.give_back) in this many seconds
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -286,7 +288,7 @@ class Server:
         self.allowed_origins = {o.rstrip("/").lower() for o in allowed_origins}
         self.clients: list[Client] = []
         self.watchers: dict[int, list[Client]] = {}  # table id -> the connections at it (seated or watching)
-        self.users: dict[int, User] = {}
+        self.users: dict[int, User] = {}  # the people held by a connection or a seat (see :meth:`forget`)
         self.records: dict[int, list[int]] = {}  # table id -> its deal records' ids
         self.active: dict[int, float] = {}  # table id -> when it last changed (idle tables close)
         self.lock = asyncio.Lock()
@@ -310,6 +312,10 @@ class Server:
         self.address_buckets: dict[str | None, Bucket] = {}
         self.create_buckets: dict[str | None, Bucket] = {}
         self.lobby_dirty = False
+        # freed memory returned to the system once tables or connections have gone (glibc keeps it otherwise)
+        self.trim_due = False
+        self.trimmed_at = 0.0
+        self.trims = 0
         self._next_record = store.next_record_id()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.room.on_table_created = self._table_created
@@ -526,6 +532,7 @@ class Server:
                             self.dealing.add(table.id)
                             self._spawn(self._deal_later(table.deal_job()))
                     self.close_idle_tables(now)
+                    self.give_back_memory(now)
             except Exception:  # one bad tick (a bug, the database) must not stop every table's clock for good
                 log.exception("tarot serve: the room's clock failed; it goes on")
             await asyncio.sleep(self.tick)
@@ -596,6 +603,30 @@ class Server:
                 continue
             self.close_table(table, f"table {table.id} closed: unchanged for {idle:g} s with no game in progress")
 
+    def give_back_memory(self, now: float) -> None:
+        """Once tables or connections have gone, and at most every ``trim_every`` seconds: their memory given
+        back to the system (:func:`~tarot_env.web.memory.give_back`: their cyclic garbage collected, the
+        allocator's free pages returned), in the dealer's thread, not waited for. Without it the room's
+        memory rose a few MB each time 50 tables came and went."""
+        if not self.trim_due or now - self.trimmed_at < self.limits.trim_every:
+            return
+        self.trim_due = False
+        self.trimmed_at = now
+        self.trims += 1
+        with contextlib.suppress(RuntimeError):  # the dealer shut down: the room is closing
+            self.dealer.submit(give_back)
+
+    def forget(self, user: User) -> None:
+        """Let go of ``user``'s object once no connection of his and no seat holds him: he stays in the
+        database and his next hello reads him back. The people in memory are then those present, not
+        everyone who ever came. (His chips and XP are written at each game's end, in the database's
+        thread, in order: a hello after it reads them.)"""
+        if any(c.user is not None and c.user.id == user.id for c in self.clients):
+            return
+        if any(t.seat_of(user) is not None for t in self.room.tables.values()):
+            return
+        self.users.pop(user.id, None)
+
     def close_table(self, table: Table, why: str) -> None:
         for c in list(self.watchers.get(table.id, [])):
             self._place(c, None)
@@ -608,6 +639,10 @@ class Server:
         table.env = None
         table.agents = {}
         self.lobby_dirty = True
+        self.trim_due = True
+        for seat in table.seats:
+            if seat.user is not None:
+                self.forget(seat.user)
 
     # ----------------------------------------------------------------------------- the heartbeat
     async def run_heartbeat(self) -> None:
@@ -668,6 +703,8 @@ class Server:
                     if table.seat_of(user) is not None:
                         table.disconnect(user, time.monotonic())
                         self.post_table(table)
+                self.forget(user)
+            self.trim_due = True
 
     # ----------------------------------------------------------------------------- messages
     def user_of(self, token: str | None, name: str | None) -> User:
@@ -754,6 +791,9 @@ class Server:
         return await asyncio.get_running_loop().run_in_executor(self.dealer, table.deal_job().make)
 
     def _hello(self, client: Client, user: User, now: float) -> None:
+        # the one object of this person: another connection of his (or his seat) may hold it already, or it
+        # was let go (:meth:`forget`) while this hello was read from the database
+        user = self.users.setdefault(user.id, user)
         client.user = user
         self.post(client, {"type": "welcome", "user": _user_view(user), "token": user.token, **_ROOM_FACTS})
         for table in self.room.tables.values():  # back at a table he sits at: he takes his seat again
