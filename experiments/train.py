@@ -61,7 +61,7 @@ class TrainConfig:
     # PPO
     n_steps: int = 32  # per table and rollout: a rollout is n_steps * num_envs steps (16,384)
     batch_size: int = 4096  # large minibatches: the update's cost per sample falls about 30% from 1,024
-    n_epochs: int = 2  # two passes over a rollout: learns as well per minute as four, at 1.3x the pace (docs/performance.md)
+    n_epochs: int = 1  # one pass over a rollout: learns as well per minute as two (and two as four), at 1.3x the pace (docs/performance.md)
     learning_rate: float = 1e-4  # small steps: PPO refines the cloned policy rather than relearning it
     gamma: float = 1.0  # a deal is short and only its score counts
     gae_lambda: float = 0.95

@@ -190,11 +190,15 @@ def test_no_stale_headline(path):
         assert stale not in text, f"{path} still quotes {stale!r}, which is not in results/benchmark.json"
 
 
-def test_learner_table_is_the_learner_json():
-    """docs/performance.md's learner table ("The learner") is results/learner_speed.json, as
-    ``benchmark --api learner`` wrote it: every run, the medians and the ratio."""
-    learner = json.loads((ROOT / "results" / "learner_speed.json").read_text())
-    section = PERFORMANCE.split("### The learner", 1)[1].split("\n## ", 1)[0]
+@pytest.mark.parametrize(
+    ("heading", "figures"),
+    [("### The learner, 2026-11-28", "learner_speed_2026-11-28.json"), ("### The learner, 2026-11-29", "learner_speed.json")],
+)
+def test_learner_table_is_the_learner_json(heading, figures):
+    """Each of docs/performance.md's learner tables ("The learner", by date) is its JSON under results/, as
+    ``benchmark --api learner`` wrote it: every run, the medians and the ratio (the newest is learner_speed.json)."""
+    learner = json.loads((ROOT / "results" / figures).read_text())
+    section = PERFORMANCE.split(heading, 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     for setting in ("before", "now"):
         row = next(line for line in section.splitlines() if line.startswith(f"| {setting} |"))
         runs = [r["steps_per_second"] for r in learner["runs"] if r["setting"] == setting]
