@@ -82,6 +82,11 @@ class DistillConfig:
     # search's lead over the bot comes mostly from its bidding (agents/pimc.py: +23.4 searching every
     # decision, +5.5 the card play only), and these decisions are a tenth of a deal's: labels 5-10x cheaper
     label: str = "all"
+    # soft targets (``--soft-temperature``, in points of the deal's score): 0, the teacher's action (a hard label);
+    # above 0, at every decision the search evaluated, a softmax of its per-action values at this temperature
+    # (how much better each card is, not only which is best: a 2-sample search that ties two cards teaches
+    # both). Decisions not searched keep the hard label. Only with the search teacher (pimc).
+    soft_temperature: float = 0.0
     init: str | None = None  # a MaskablePPO zip to start from; None: a new model cloned from the rule-based bot
     # the new student: experiments/train.py's network and warm start
     network: str = "shared"
@@ -103,8 +108,8 @@ class DistillConfig:
 
 #: what ``--student-play`` may be
 STUDENT_PLAY = ("sample", "greedy")
-#: what ``--label`` may be: the decisions the teacher labels
-LABELS = ("all", "auction")
+#: what ``--label`` may be: the decisions the teacher labels (the others are anchored at the student's own choice)
+LABELS = ("all", "auction", "play")
 #: the flags a resumed run may change: how it runs, not what it labels or learns
 RESUME_FLAGS = ("iterations", "workers", "torch_threads", "progress_bar")
 
@@ -171,10 +176,14 @@ def check(config: DistillConfig) -> None:
         raise ValueError(f"--beta {config.beta!r} refused: a probability, from 0 to 1")
     if config.label not in LABELS:
         raise ValueError(f"--label {config.label!r} refused: {' or '.join(LABELS)}")
-    if config.label == "auction" and not (config.teacher == "pimc" or config.teacher.startswith("pimc:")):
-        raise ValueError(
-            f"--label auction refused with --teacher {config.teacher!r}: it tells the card play apart through the search agent (pimc)"
-        )
+    search = config.teacher == "pimc" or config.teacher.startswith("pimc:")
+    if config.label != "all" and not search:
+        why = "it tells the card play apart through the search agent (pimc)"
+        raise ValueError(f"--label {config.label} refused with --teacher {config.teacher!r}: {why}")
+    if isinstance(config.soft_temperature, bool) or not config.soft_temperature >= 0:
+        raise ValueError(f"--soft-temperature {config.soft_temperature!r} refused: 0 (hard labels) or a temperature above 0, in points")
+    if config.soft_temperature > 0 and not search:
+        raise ValueError(f"--soft-temperature refused with --teacher {config.teacher!r}: soft targets are the search agent's (pimc) values")
     if config.network not in NETWORKS:
         raise ValueError(f"--network {config.network!r} refused: the networks are {', '.join(NETWORKS)}")
     if not config.net_arch or min(config.net_arch) < 1:
@@ -203,6 +212,7 @@ class LabelJob:
     student_play: str
     beta: float
     label: str = "all"
+    soft_temperature: float = 0.0
 
 
 @dataclass
@@ -216,8 +226,11 @@ class DealLabels:
 #: the arrays of data.npz: the label (``actions``) and its position, the deciding seat and its reward for the deal
 #: (``returns``), the deal, the iteration, the student's most probable action (``student``), the action
 #: played and the teacher's samples (``samples``: 0 for the rule-based bot and for decisions it took unsearched), and
-#: whether the teacher gave the label (``taught``; False: an anchor, the student's own action, with ``--label auction``)
-FIELDS = ("observations", "masks", "actions", "returns", "players", "episodes", "iteration", "student", "played", "samples", "taught")
+#: whether the teacher gave the label (``taught``; False: an anchor, the student's own action, with ``--label auction``
+#: or ``play``), and the target distribution over the actions (``targets``, float16: one-hot at the label, or
+#: with ``--soft-temperature`` the softmax of the search's values where it searched)
+FIELDS = ("observations", "masks", "actions", "returns", "players", "episodes", "iteration", "student", "played", "samples", "taught",
+          "targets")  # fmt: skip
 
 _WORKER: dict[str, Any] = {}  # what a worker keeps between deals: the env, the teacher, the student
 #: seconds the run waits for its labelling processes to start (imports, numba's kernels from their cache)
@@ -320,7 +333,8 @@ def label_deal(job: LabelJob) -> DealLabels:
     env.reset(seed=deal_seed(job.seed, job.deal))
     seats = {a: i for i, a in enumerate(env.possible_agents)}
     totals = np.zeros(len(seats))
-    rows: dict[str, list[Any]] = {k: [] for k in ("observations", "masks", "actions", "players", "student", "played", "samples", "taught")}
+    rows: dict[str, list[Any]] = {k: [] for k in ("observations", "masks", "actions", "players", "student", "played", "samples", "taught",
+                                                  "targets")}  # fmt: skip
     seconds = 0.0
     for agent in env.agent_iter():
         obs, reward, term, trunc, _ = env.last()
@@ -337,18 +351,28 @@ def label_deal(job: LabelJob) -> DealLabels:
         observation = np.asarray(obs["observation"], dtype=np.int8).copy()
         logits = student_logits(policy, observation, mask)
         greedy = int(np.argmax(logits))
-        taught = job.label == "all" or not teacher.family.is_play(env.game_state)
+        is_play = hasattr(teacher, "family") and teacher.family.is_play(env.game_state)
+        taught = job.label == "all" or (job.label == "play") == is_play
+        target = None
         if taught:
             start = time.perf_counter()
-            label = int(teacher.act(observation, mask))
+            if job.soft_temperature > 0 and (is_play or teacher.search == "all"):  # a decision the search evaluates
+                values = teacher.evaluate(env.game_state.copy(), legal)
+                label = int(legal[np.argmax(values)])
+                target = soft_target(values, legal, len(mask), job.soft_temperature)
+            else:
+                label = int(teacher.act(observation, mask))
             seconds += time.perf_counter() - start
         else:
             label = greedy
+        if target is None:
+            target = np.zeros(len(mask), dtype=np.float32)
+            target[label] = 1.0
         drawn = int(np.argmax(logits + rng.gumbel(size=len(logits)))) if job.student_play == "sample" else greedy
         played = label if job.beta > 0 and rng.random() < job.beta else drawn
         for key, value in (("observations", observation), ("masks", mask), ("actions", label), ("players", seat),
                            ("student", greedy), ("played", played), ("samples", getattr(teacher, "searched", 0) if taught else 0),
-                           ("taught", taught)):  # fmt: skip
+                           ("taught", taught), ("targets", target)):  # fmt: skip
             rows[key].append(value)
         env.step(played)
     n = len(rows["actions"])
@@ -365,8 +389,20 @@ def label_deal(job: LabelJob) -> DealLabels:
         "played": np.array(rows["played"], dtype=np.int64),
         "samples": np.array(rows["samples"], dtype=np.int32),
         "taught": np.array(rows["taught"], dtype=bool),
+        "targets": np.array(rows["targets"], dtype=np.float16).reshape(n, actions),
     }
     return DealLabels(arrays, seconds)
+
+
+def soft_target(values: np.ndarray, legal: np.ndarray, actions: int, temperature: float) -> np.ndarray:
+    """The search's values of the ``legal`` actions as a distribution over all ``actions``: a softmax at
+    ``temperature`` (points), zero on the illegal ones. A card worth ``temperature`` points less than the
+    best gets e^-1 of its weight."""
+    z = (np.asarray(values, dtype=np.float64) - np.max(values)) / temperature
+    p = np.exp(z)
+    out = np.zeros(actions, dtype=np.float32)
+    out[legal] = p / p.sum()
+    return out
 
 
 @contextmanager
@@ -450,9 +486,10 @@ def save_data(path: Path, data: dict[str, np.ndarray]) -> None:
     tmp.replace(path)
 
 
-def demonstrations(data: dict[str, np.ndarray]) -> Demonstrations:
-    """The labels as imitation.clone takes them (its other arrays stay in data.npz)."""
-    return Demonstrations(*(data[k] for k in ("observations", "masks", "actions", "returns", "players", "episodes")))
+def demonstrations(data: dict[str, np.ndarray], soft: bool = False) -> Demonstrations:
+    """The labels as imitation.clone takes them (its other arrays stay in data.npz); with ``soft``, their target distributions."""
+    fields = (data[k] for k in ("observations", "masks", "actions", "returns", "players", "episodes"))
+    return Demonstrations(*fields, targets=data["targets"] if soft else None)
 
 
 def _started(out: Path) -> list[str]:
@@ -475,8 +512,12 @@ def _restore(out: Path) -> tuple[Any, dict[str, np.ndarray] | None, list[dict[st
     if last >= 0:
         with np.load(out / "data.npz") as saved:
             keep = saved["iteration"] <= last  # labels of an iteration stopped before its model are dropped
-            # a run from before ``taught`` was kept: every label was the teacher's
-            data = {k: saved[k][keep] if k in saved else np.ones(int(keep.sum()), dtype=bool) for k in FIELDS}
+            # a run from before ``taught`` was kept: every label was the teacher's; before ``targets``: every label hard
+            data = {k: saved[k][keep] for k in FIELDS if k in saved}
+            data.setdefault("taught", np.ones(int(keep.sum()), dtype=bool))
+            if "targets" not in data:
+                data["targets"] = np.zeros(data["masks"].shape, dtype=np.float16)
+                data["targets"][np.arange(len(data["actions"])), data["actions"]] = 1.0
     print(f"resuming {out} after iteration {last} ({model_file.name}; {0 if data is None else len(data['actions']):,} labels)")
     return MaskablePPO.load(model_file, device="cpu"), data, rows, last + 1
 
@@ -521,7 +562,7 @@ def run(config: DistillConfig, resume: bool = False) -> Path:
             start = time.perf_counter()
             jobs = [
                 LabelJob(config.env_id, aec_options(config), config.teacher, str(path), k * config.deals_per_iteration + d, config.seed,
-                         config.student_play, config.beta if k == 0 else 0.0, config.label)
+                         config.student_play, config.beta if k == 0 else 0.0, config.label, config.soft_temperature)
                 for d in range(config.deals_per_iteration)
             ]  # fmt: skip
             if workers == 1:
@@ -534,7 +575,8 @@ def run(config: DistillConfig, resume: bool = False) -> Path:
 
             torch.set_num_threads(train_threads)
             t0 = time.perf_counter()
-            history = clone(model.policy, demonstrations(data), epochs=config.epochs, batch_size=config.batch_size,
+            labelled = demonstrations(data, soft=config.soft_temperature > 0)
+            history = clone(model.policy, labelled, epochs=config.epochs, batch_size=config.batch_size,
                             learning_rate=config.learning_rate, value_coef=config.value_coef, seed=config.seed + k,
                             progress=config.progress_bar)  # fmt: skip
             train_seconds = time.perf_counter() - t0
@@ -677,7 +719,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=arguments.whole_number(1, "a number of worker processes"), help="labelling processes (default 2)")
     p.add_argument("--student-play", choices=STUDENT_PLAY, help="the student's moves: drawn from its policy (default) or greedy")
     p.add_argument("--beta", type=_probability, help="iteration 0: chance of playing the teacher's move instead (default 0)")
-    p.add_argument("--label", choices=LABELS, help="the decisions the teacher labels: all (default) or auction (all but the card play)")
+    p.add_argument(
+        "--label",
+        choices=LABELS,
+        help="the decisions the teacher labels: all (default), auction (all but the card play) or play (the card play)",
+    )
+    p.add_argument(
+        "--soft-temperature",
+        type=_number(-1e-300, "a temperature in points, 0 (hard labels) or more"),
+        help="soft targets: the search's per-action values as a softmax at this temperature (points; default 0: hard labels)",
+    )
     p.add_argument("--init", help="a MaskablePPO zip to start from (default: a new model cloned from the rule-based bot)")
     p.add_argument("--network", choices=NETWORKS, help="the new student's network (default shared)")
     p.add_argument("--net-arch", type=_layers, help="the new student's layers (default 256,256)")

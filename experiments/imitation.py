@@ -23,7 +23,9 @@ import numpy as np
 class Demonstrations:
     """The teacher's decisions: observations ``(S, D)`` int8, masks ``(S, A)`` bool, actions ``(S,)``,
     each decision's return ``(S,)`` (the deciding seat's reward for the whole deal), the deciding
-    seat ``(S,)`` and the deal it belongs to ``(S,)`` (numbered from 0 in the order the deals started)."""
+    seat ``(S,)`` and the deal it belongs to ``(S,)`` (numbered from 0 in the order the deals started);
+    optionally ``targets`` ``(S, A)``, a distribution over the legal actions per decision to fit instead of
+    the one action (soft targets: a teacher's preferences, experiments/distill.py ``--soft-temperature``)."""
 
     observations: np.ndarray
     masks: np.ndarray
@@ -31,6 +33,7 @@ class Demonstrations:
     returns: np.ndarray
     players: np.ndarray
     episodes: np.ndarray
+    targets: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -84,7 +87,8 @@ def clone(
     progress: bool = False,
 ) -> list[dict[str, float]]:
     """Fit a ``MaskableActorCriticPolicy`` to ``data``: cross-entropy of the teacher's action under the
-    masked policy, plus ``value_coef`` times the value head's squared error to the returns.
+    masked policy (of ``data.targets`` where given: ``-sum_a target_a log p_a``, the same loss for a one-hot
+    target), plus ``value_coef`` times the value head's squared error to the returns.
 
     Returns one row per epoch: the mean loss terms and the share of decisions where the policy's most
     probable legal action is the teacher's (its accuracy).
@@ -105,8 +109,8 @@ def clone(
             obs = th.as_tensor(data.observations[idx], device=policy.device)
             actions = th.as_tensor(data.actions[idx], device=policy.device)
             returns = th.as_tensor(data.returns[idx], device=policy.device)
-            values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=data.masks[idx])
-            policy_loss = -log_prob.mean()
+            targets = None if data.targets is None else data.targets[idx]
+            values, policy_loss = losses(policy, obs, actions, data.masks[idx], targets)
             value_loss = th.nn.functional.mse_loss(values.flatten(), returns)
             loss = policy_loss + value_coef * value_loss
             optimizer.zero_grad()
@@ -124,6 +128,21 @@ def clone(
         history.append({key: value / n for key, value in sums.items()} | {"epoch": epoch + 1})
     policy.set_training_mode(False)
     return history
+
+
+def losses(policy: Any, obs: Any, actions: Any, masks: np.ndarray, targets: np.ndarray | None = None) -> tuple[Any, Any]:
+    """The value head's outputs and the policy's loss on one batch: the mean negative log-probability of
+    ``actions``, or with ``targets`` (rows of distributions over the actions) ``-sum_a target_a log p_a``
+    averaged, which is the same for one-hot targets."""
+    import torch as th
+
+    values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
+    if targets is None:
+        return values, -log_prob.mean()
+    target = th.as_tensor(targets, dtype=th.float32, device=policy.device)
+    log_p = policy.get_distribution(obs, action_masks=masks).distribution.logits
+    # the illegal actions (target 0, log-probability -inf or a huge negative) are left out, not multiplied
+    return values, -th.where(target > 0, target * log_p, th.zeros_like(log_p)).sum(dim=1).mean()
 
 
 def _bar(total: int, enabled: bool, desc: str) -> Any:

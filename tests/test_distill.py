@@ -255,3 +255,97 @@ def test_label_auction_needs_the_search_teacher(tmp_path: Path) -> None:
         run(tiny(tmp_path / "x", label="auction", teacher="rules"))
     with pytest.raises(ValueError, match="--label 'cards' refused"):
         run(tiny(tmp_path / "y", label="cards"))
+
+
+def test_soft_target_is_a_softmax_of_the_values_over_the_legal_actions() -> None:
+    from tarot_env.experiments.distill import soft_target
+
+    target = soft_target(np.array([5.0, -5.0, -15.0]), np.array([1, 4, 6]), 8, temperature=10.0)
+    expected = np.exp([0.0, -1.0, -2.0]) / np.exp([0.0, -1.0, -2.0]).sum()  # 10 points worse: e^-1 of the weight
+    assert target[[1, 4, 6]] == pytest.approx(expected) and target.sum() == pytest.approx(1.0)
+    assert (np.delete(target, [1, 4, 6]) == 0).all()
+
+
+def test_label_play_with_soft_targets_teaches_the_card_play_from_the_searchs_values(tmp_path: Path) -> None:
+    """``--label play --soft-temperature 10``: the teacher searches every card-play decision and its per-action
+    values become the target (a softmax over the legal cards; the label is the best of them); the bids, the
+    écart and the announcements are anchored at the student's own choice, one-hot; the run trains on them."""
+    from tarot_env.envs.french_tarot import FrenchTarotEnv
+
+    out = tmp_path / "soft"
+    run(tiny(out, label="play", soft_temperature=10.0, iterations=1, deals_per_iteration=3))
+    labels = data(out)
+    names = [FrenchTarotEnv.action_to_string(int(a)) for a in labels["actions"]]
+    plays = np.array([name.startswith("play ") for name in names])
+    assert plays.any() and (~plays).any()
+    assert (labels["taught"] == plays).all()
+    assert (labels["actions"][~plays] == labels["student"][~plays]).all()  # anchors: the student's own choice
+    assert (labels["samples"][plays] == 2).all() and (labels["samples"][~plays] == 0).all()
+    targets = labels["targets"].astype(np.float32)
+    assert targets.shape == labels["masks"].shape
+    assert np.allclose(targets.sum(axis=1), 1.0, atol=1e-2) and (targets[~labels["masks"]] == 0).all()
+    assert (targets.argmax(axis=1) == labels["actions"]).all()  # the label is the best-valued card
+    anchors = targets[~plays]
+    assert (anchors.max(axis=1) == 1.0).all()  # one-hot
+    assert (targets[plays].max(axis=1) < 1.0).any()  # at some card the search saw more than one good choice
+    assert json.loads((out / "config.json").read_text())["soft_temperature"] == 10.0
+    assert [int(r["iteration"]) for r in rows(out)] == [-1, 0]
+
+
+def test_one_hot_targets_give_the_hard_labels_loss_and_gradient(french: Path) -> None:
+    """imitation's soft loss with ``targets`` one-hot at the labels is the hard labels' loss, with the same
+    gradient: the soft targets generalise the objective, they do not change it."""
+    import torch as th
+    from sb3_contrib import MaskablePPO
+    from tarot_env.experiments.distill import demonstrations
+    from tarot_env.experiments.imitation import losses
+
+    soft = demonstrations(data(french), soft=True)
+    assert soft.targets is not None and (soft.targets.argmax(axis=1) == soft.actions).all()
+    policy = MaskablePPO.load(french / "model_init.zip", device="cpu").policy
+    obs, actions = th.as_tensor(soft.observations[:256]), th.as_tensor(soft.actions[:256])
+    grads = []
+    for targets in (None, soft.targets[:256]):
+        policy.zero_grad()
+        _, loss = losses(policy, obs, actions, soft.masks[:256], targets)
+        loss.backward()
+        grads.append((loss.item(), [p.grad.clone() for p in policy.parameters() if p.grad is not None]))
+    (hard_loss, hard_grads), (soft_loss, soft_grads) = grads
+    assert soft_loss == pytest.approx(hard_loss, rel=1e-5) and len(hard_grads) == len(soft_grads) > 0
+    for a, b in zip(hard_grads, soft_grads):
+        assert th.allclose(a.float(), b.float(), rtol=1e-3, atol=1e-6)
+    # a soft target: half the weight moved to another legal action; the loss is -sum_a target_a log p_a
+    mixed = soft.targets[:256].astype(np.float32) * 0.5
+    other = np.array([np.flatnonzero(m & (np.arange(len(m)) != a))[0] if (m.sum() > 1) else a
+                      for m, a in zip(soft.masks[:256], soft.actions[:256])])  # fmt: skip
+    mixed[np.arange(256), other] += 0.5
+    with th.no_grad():
+        _, moved = losses(policy, obs, actions, soft.masks[:256], mixed)
+        log_p = policy.get_distribution(obs, action_masks=soft.masks[:256]).distribution.log_prob
+        expected = -(0.5 * log_p(actions) + 0.5 * log_p(th.as_tensor(other))).mean()
+    assert moved.item() == pytest.approx(expected.item(), rel=1e-5)
+
+
+def test_a_run_saved_before_targets_resumes_with_one_hot_targets(french: Path, tmp_path: Path) -> None:
+    from tarot_env.experiments.distill import _restore
+
+    out = tmp_path / "old"
+    shutil.copytree(french, out)
+    saved = data(out)
+    np.savez_compressed(out / "data.npz", **{k: v for k, v in saved.items() if k not in ("targets", "taught")})
+    _, restored, _, first = _restore(out)
+    assert first == 2 and restored is not None
+    assert (restored["taught"]).all()
+    assert (restored["targets"].argmax(axis=1) == restored["actions"]).all() and (restored["targets"].sum(axis=1) == 1).all()
+
+
+def test_soft_targets_are_refused_without_the_search_teacher_or_below_zero(tmp_path: Path, capsys) -> None:
+    with pytest.raises(ValueError, match="--soft-temperature refused with --teacher 'rules'"):
+        run(tiny(tmp_path / "x", soft_temperature=10.0, teacher="rules"))
+    with pytest.raises(ValueError, match="--label play refused with --teacher 'rules'"):
+        run(tiny(tmp_path / "y", label="play", teacher="rules"))
+    with pytest.raises(SystemExit):
+        main(["--soft-temperature", "-1", "--out", str(tmp_path / "z")])
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'-1' refused" in err and "0 (hard labels) or more" in err
+    assert not (tmp_path / "z").exists()
