@@ -151,6 +151,12 @@ class PIMCAgent:
         return self
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        return self.decide(observation, mask)[0]
+
+    def decide(self, observation: np.ndarray, mask: np.ndarray) -> tuple[int, np.ndarray | None]:
+        """The action, and the search's mean value of each legal action (in the order of
+        ``np.flatnonzero(mask)``), or None where it did not search (one legal action, or a decision
+        it leaves to the rule-based bot). ``experiments/distill.py`` reads the values as soft targets."""
         if self.family is None:
             raise RuntimeError("PIMCAgent plays a bound env: call agent.bind(env) first (the arena and `tarot play` do)")
         start = self.clock()
@@ -162,8 +168,9 @@ class PIMCAgent:
         s = f.env.game_state.copy()  # the env is not read again: a late move cannot race the table
         if len(legal) == 1 or not (self.search == "all" or f.is_play(s)):
             self.searched = 0
-            return int(legal[0]) if len(legal) == 1 else int(f.bot.act(observation, mask))
-        return int(legal[np.argmax(self.evaluate(s, legal, start))])
+            return (int(legal[0]) if len(legal) == 1 else int(f.bot.act(observation, mask))), None
+        values = self.evaluate(s, legal, start)
+        return int(legal[np.argmax(values)]), values
 
     def evaluate(self, s: Any, legal: np.ndarray, start: float | None = None) -> np.ndarray:
         """The mean value for the seat to act of each of ``legal`` over the samples searched

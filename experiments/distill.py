@@ -351,15 +351,15 @@ def label_deal(job: LabelJob) -> DealLabels:
         observation = np.asarray(obs["observation"], dtype=np.int8).copy()
         logits = student_logits(policy, observation, mask)
         greedy = int(np.argmax(logits))
-        is_play = hasattr(teacher, "family") and teacher.family.is_play(env.game_state)
-        taught = job.label == "all" or (job.label == "play") == is_play
+        # --label auction / play: the search tells the card play apart (check() refuses them with another teacher)
+        taught = job.label == "all" or (job.label == "play") == teacher.family.is_play(env.game_state)
         target = None
         if taught:
             start = time.perf_counter()
-            if job.soft_temperature > 0 and (is_play or teacher.search == "all"):  # a decision the search evaluates
-                values = teacher.evaluate(env.game_state.copy(), legal)
-                label = int(legal[np.argmax(values)])
-                target = soft_target(values, legal, len(mask), job.soft_temperature)
+            if job.soft_temperature > 0:  # the search's values, where it searched (None elsewhere)
+                label, values = teacher.decide(observation, mask)
+                if values is not None:
+                    target = soft_target(values, legal, len(mask), job.soft_temperature)
             else:
                 label = int(teacher.act(observation, mask))
             seconds += time.perf_counter() - start

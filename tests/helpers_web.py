@@ -72,7 +72,7 @@ def receive_until(ws: Any, pred: Any, log: list[dict[str, Any]] | None = None, l
     raise AssertionError("message not received")
 
 
-def app_for(tmp_path: Path, name: str = "room.sqlite", tick: float = 0.005) -> Any:
+def app_for(tmp_path: Path, name: str = "room.sqlite", tick: float = 0.005, limits: Limits | None = None) -> Any:
     """The app over a room whose robots play at once, its database and records under ``tmp_path``. Its
     heartbeat is an hour apart: these tests read the messages one by one, and a ping would be one more
     (tests/test_web_heartbeat.py tests the heartbeat)."""
@@ -83,6 +83,7 @@ def app_for(tmp_path: Path, name: str = "room.sqlite", tick: float = 0.005) -> A
         tick=tick,
         heartbeat=3600.0,
         silence=7200.0,
+        limits=limits,
     )
 
 

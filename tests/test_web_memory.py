@@ -13,18 +13,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from helpers_web import hello, open_table, receive_until
+from helpers_web import app_for, hello, open_table, receive_until
 from starlette.testclient import TestClient
 
 from tarot_env.web import app as app_module
 from tarot_env.web import memory
-from tarot_env.web.app import Limits, create_app
-from tarot_env.web.room import Room
+from tarot_env.web.app import Limits
 
 
 def _app(tmp_path: Path, **limits: Any) -> Any:
-    return create_app(str(tmp_path / "r.sqlite"), room=Room(robot_delay=0.0, pause=0.0), heartbeat=3600.0, silence=7200.0,
-                      limits=Limits(**limits))  # fmt: skip
+    return app_for(tmp_path, limits=Limits(**limits))
 
 
 def _wait(pred: Any, seconds: float = 10.0) -> None:

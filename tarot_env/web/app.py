@@ -716,9 +716,7 @@ class Server:
                 if name and name != user.name:
                     self.store.rename(user, name)  # refused (RoomError) when another person has the name
                 return user
-        user = self.store.new_user(name) if name else self.store.new_guest()
-        self.users[user.id] = user
-        return user
+        return self.store.new_user(name) if name else self.store.new_guest()  # kept by _hello
 
     def _limited(self, client: Client, kind: str, now: float) -> str | None:
         """Why this message is over a rate limit (None: it is not). Pongs are never limited."""
