@@ -107,6 +107,24 @@ class MaskedSoftmaxPolicy(MaskableActorCriticPolicy):
     it), in one vector operation each. ``predict`` and ``get_distribution`` are the parent's.
     """
 
+    def extract_features(self, obs: th.Tensor, features_extractor: BaseFeaturesExtractor | None = None) -> Any:
+        """The parent's, except that integer observations go to a bfloat16 first layer as they are: SB3's
+        preprocessing would convert them to float32 first, which the layer then converts to bfloat16
+        (the same values: the observations are small integers, exact in both), and the float32 copy
+        of 1,024 x 1,366 inputs cost a rollout step's forward pass a tenth of its time."""
+        extractor = self.features_extractor if features_extractor is None else features_extractor
+        if self.share_features_extractor and _takes_integers(extractor) and not th.is_floating_point(obs):
+            return extractor(obs)
+        return super().extract_features(obs, features_extractor)
+
+    def action_logits(self, obs: th.Tensor) -> th.Tensor:
+        """The actor's logits alone (no value head): what an opponent or an evaluation needs to act."""
+        if self.share_features_extractor:
+            features = self.extract_features(obs)
+        else:  # the actor's extractor only
+            features = self.pi_features_extractor(preprocess_obs(obs, self.observation_space, self.normalize_images))
+        return self.action_net(self.mlp_extractor.forward_actor(features))
+
     def _latents(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
         features = self.extract_features(obs)
         if self.share_features_extractor:
@@ -120,7 +138,8 @@ class MaskedSoftmaxPolicy(MaskableActorCriticPolicy):
         if action_masks is None:
             return th.log_softmax(logits, dim=1), None
         mask = th.as_tensor(action_masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
-        return th.log_softmax(logits.masked_fill(~mask, MASKED_LOGIT), dim=1), mask
+        # where(), not masked_fill(): the same values, at a third of the cost on (1,024, 205) logits
+        return th.log_softmax(th.where(mask, logits, MASKED_LOGIT), dim=1), mask
 
     def forward(
         self, obs: th.Tensor, deterministic: bool = False, action_masks: np.ndarray | None = None
@@ -157,6 +176,11 @@ def draw(log_probs: th.Tensor) -> th.Tensor:
     cdf = th.softmax(log_probs, dim=1).cumsum(dim=1)  # = exp(log_probs); softmax's exp is fast where exp() of -1e8 is not
     u = th.rand((cdf.shape[0], 1), dtype=cdf.dtype, device=cdf.device) * cdf[:, -1:]  # below the total: a rounding-safe draw
     return th.searchsorted(cdf, u, right=True).squeeze(1).clamp_(max=cdf.shape[1] - 1)
+
+
+def _takes_integers(extractor: Any) -> bool:
+    """Whether ``extractor`` converts integer observations itself: a trunk whose first layer is in bfloat16."""
+    return isinstance(extractor, SharedTrunk) and extractor.first is not None
 
 
 #: the logit an illegal action gets (sb3-contrib's value: finite, so that 0 * logit is 0 in the entropy)
@@ -208,8 +232,8 @@ class SB3PolicyAgent:
         if policy.training:  # a live model's policy after an update (walking the modules costs as much as the layers)
             policy.set_training_mode(False)
         with th.no_grad():
-            logits = self._logits(th.as_tensor(obs, device=policy.device).float())
-            logits = logits.masked_fill(~th.as_tensor(masks, device=logits.device), -th.inf)
+            logits = self._logits(th.as_tensor(obs, device=policy.device))
+            logits = th.where(th.as_tensor(masks, device=logits.device), logits, -th.inf)
             if self.deterministic:
                 actions = logits.argmax(dim=1)
             else:
@@ -219,9 +243,12 @@ class SB3PolicyAgent:
         return actions.cpu().numpy()
 
     def _logits(self, obs: th.Tensor) -> th.Tensor:
-        """The action logits of an actor-critic policy for float observations: its actor only (the
+        """The action logits of an actor-critic policy for observations: its actor only (the
         value head is not needed to act), without the distribution objects ``predict`` builds."""
         policy = self.policy
+        if isinstance(policy, MaskedSoftmaxPolicy):
+            return policy.action_logits(obs)
+        obs = obs.float()
         if hasattr(policy, "pi_features_extractor") and hasattr(policy, "action_net"):
             features = policy.pi_features_extractor(preprocess_obs(obs, policy.observation_space, policy.normalize_images))
             return policy.action_net(policy.mlp_extractor.forward_actor(features))

@@ -36,7 +36,7 @@ ENV_ID = "french_tarot_v0"
 NUM_PLAYERS = 4
 TABLE = "french_tarot_v0_4p"
 #: the PPO budget and the arena's deals: under 10 minutes on a 2-core machine (docs/results.md, "The main job")
-TIMESTEPS = 2_600_000
+TIMESTEPS = 5_000_000
 ARENA_DEALS = 200
 #: the committed leaderboard of the table (a checkout's; an installed package has none)
 LEADERBOARD = Path(__file__).resolve().parent.parent / "results" / "leaderboard" / f"{TABLE}.json"

@@ -54,12 +54,14 @@ class TrainConfig:
     num_players: int | None = None  # None: the game's default
     options: dict[str, Any] = field(default_factory=dict)  # other env options (shaping, rules options...)
     reward: str = "normalised"  # the env's reward mode for training
-    # 512 tables stepped together: the env, the opponents and the learner's forward pass each pay their
-    # per-call cost once for 512 decisions (1.2-1.5x the learner steps/s of 256 tables, measured)
-    num_envs: int = 512
+    # 1,024 tables stepped together: the env, the opponents and the learner's forward pass each pay their
+    # per-call cost once for 1,024 decisions (1.2x the learner steps/s of 512 tables, which were 1.2-1.5x
+    # 256; measured, docs/performance.md). A table waits at each step for the longest opponent sequence
+    # among all of them (a taker's discards: ~10 opponent calls a step), which more tables share
+    num_envs: int = 1024
     timesteps: int = 200_000
     # PPO
-    n_steps: int = 32  # per table and rollout: a rollout is n_steps * num_envs steps (16,384)
+    n_steps: int = 16  # per table and rollout: a rollout is n_steps * num_envs steps (16,384)
     batch_size: int = 4096  # large minibatches: the update's cost per sample falls about 30% from 1,024
     n_epochs: int = 1  # one pass over a rollout: learns as well per minute as two (and two as four), at 1.3x the pace (docs/performance.md)
     learning_rate: float = 1e-4  # small steps: PPO refines the cloned policy rather than relearning it

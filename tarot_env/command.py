@@ -207,8 +207,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("train", "MaskablePPO self-play training (experiments/train.py)")
     p.add_argument("--env", help="env id (or first: tarot train ENV_ID; default french_tarot_v0)")
     p.add_argument("--players", type=int, help="player count (default: the game's)")
-    p.add_argument("--steps", type=arguments.steps, help="training steps (default 200000)")
-    p.add_argument("--num-envs", type=arguments.tables, help="tables stepped together (default 64)")
+    p.add_argument("--steps", type=arguments.steps, help="training steps (default: the training script's, tarot train --script-help)")
+    p.add_argument(
+        "--num-envs", type=arguments.tables, help="tables stepped together (default: the training script's, tarot train --script-help)"
+    )
     p.add_argument("--seed", type=arguments.seed, help="seed (default 0)")
     p.add_argument("--out", help="output folder for checkpoints, logs and plots (default runs/train)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="an env option, repeatable")

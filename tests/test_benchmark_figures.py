@@ -192,7 +192,11 @@ def test_no_stale_headline(path):
 
 @pytest.mark.parametrize(
     ("heading", "figures"),
-    [("### The learner, 2026-11-28", "learner_speed_2026-11-28.json"), ("### The learner, 2026-11-29", "learner_speed.json")],
+    [
+        ("### The learner, 2026-11-28", "learner_speed_2026-11-28.json"),
+        ("### The learner, 2026-11-29: one epoch", "learner_speed_2026-11-29_one_epoch.json"),
+        ("### The learner, 2026-11-29 (later)", "learner_speed.json"),
+    ],
 )
 def test_learner_table_is_the_learner_json(heading, figures):
     """Each of docs/performance.md's learner tables ("The learner", by date) is its JSON under results/, as

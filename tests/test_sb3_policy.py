@@ -119,6 +119,27 @@ def test_agents_and_snapshots_play_the_shared_network():
     assert (SB3PolicyAgent(p, deterministic=True).act(obs.numpy(), masks) == greedy).all()
 
 
+@pytest.mark.parametrize("shared", [True, False])
+@pytest.mark.parametrize("bf16", [True, False])
+def test_integer_observations_give_the_float_observations_outputs_exactly(shared, bf16):
+    """The rollouts hand the policy int8 observations, which a bfloat16 first layer takes as they are
+    (no float32 copy); the updates hand it float32 ones. Both must be one function, bit for bit, or
+    PPO's ratios would start away from 1; and an agent's logits (actor only) are the forward's."""
+    p = policy(shared, bf16)
+    obs, masks = batch()
+    with th.no_grad():
+        as_float = p.forward(obs, deterministic=True, action_masks=masks)
+        as_int8 = p.forward(obs.to(th.int8), deterministic=True, action_masks=masks)
+        for a, b in zip(as_float, as_int8):
+            assert th.equal(a, b)
+        logits = p.action_logits(obs.to(th.int8))
+        log_probs, _ = p._log_probs(p._latents(obs)[0], masks)
+        legal = th.as_tensor(masks)
+        assert th.equal(th.log_softmax(th.where(legal, logits, -th.inf), dim=1)[legal], log_probs[legal])
+    values, log_prob, _ = p.evaluate_actions(obs, as_float[0], action_masks=masks)
+    assert th.equal(log_prob.detach(), as_float[2]) and th.equal(values.detach(), as_float[1])
+
+
 # ------------------------------------------------------------------------------------- train.py
 def tiny(out, **kwargs):
     from tarot_env.experiments.train import TrainConfig
