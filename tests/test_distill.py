@@ -349,3 +349,32 @@ def test_soft_targets_are_refused_without_the_search_teacher_or_below_zero(tmp_p
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'-1' refused" in err and "0 (hard labels) or more" in err
     assert not (tmp_path / "z").exists()
+
+
+# ------------------------------------------------------------------------------ distill_curves.py
+def test_the_curves_read_each_runs_log_and_refuse_a_folder_without_one(tmp_path):
+    from tarot_env.experiments import distill_curves
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    with open(run_dir / "log.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([*distill_curves.COLUMNS, "agreement"])
+        w.writerow([-1, 0, 2.0, 17.5, 6.0, ""])
+        w.writerow([0, 8000, 540.0, 10.9, 6.3, 0.5])
+        w.writerow([1, 15600, 300.0, 9.1, 6.4, 0.5])
+    log = distill_curves.read_log(run_dir)
+    assert log["labels"].tolist() == [0, 8000, 15600] and log["margin"].tolist() == [17.5, 10.9, 9.1]
+    assert np.allclose(log["hours"], np.cumsum([2.0, 540.0, 300.0]) / 3600)  # the runs' hours so far, not each iteration's
+    png = tmp_path / "curves.png"
+    distill_curves.main(["T=2 soft=" + str(run_dir), "--line", "target=30", "--out", str(png)])  # a name may hold "="
+    assert png.stat().st_size > 10_000
+    with pytest.raises(FileNotFoundError, match=r"no log\.csv"):
+        distill_curves.read_log(tmp_path)
+    (tmp_path / "log.csv").write_text("iteration,labels_total\n0,1\n")
+    with pytest.raises(ValueError, match="not a distillation log"):
+        distill_curves.read_log(tmp_path)
+    with pytest.raises(SystemExit):
+        distill_curves.main([f"x={tmp_path / 'nowhere'}"])
+    with pytest.raises(SystemExit):
+        distill_curves.main([f"x={run_dir}", "--line", "target=thirty"])
