@@ -19,7 +19,7 @@ import numpy as np
 import torch as th
 from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.preprocessing import preprocess_obs
+from stable_baselines3.common.preprocessing import is_image_space, preprocess_obs
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 
@@ -113,7 +113,8 @@ class MaskedSoftmaxPolicy(MaskableActorCriticPolicy):
         (the same values: the observations are small integers, exact in both), and the float32 copy
         of 1,024 x 1,366 inputs cost a rollout step's forward pass a tenth of its time."""
         extractor = self.features_extractor if features_extractor is None else features_extractor
-        if self.share_features_extractor and _takes_integers(extractor) and not th.is_floating_point(obs):
+        raw = not th.is_floating_point(obs) and not is_image_space(self.observation_space)  # images are scaled by 1/255 first
+        if self.share_features_extractor and _takes_integers(extractor) and raw:
             return extractor(obs)
         return super().extract_features(obs, features_extractor)
 

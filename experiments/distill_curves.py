@@ -64,7 +64,7 @@ def plot(runs: dict[str, Path], path: Path, lines: dict[str, float] | None = Non
     fig.legend(handles, labels, loc="lower center", ncol=1, fontsize=9, frameon=False)
     note = "each point: an evaluation in duplicate against the bot, 95% interval; the first: before any label"
     fig.suptitle(f"{title}\n({note})", fontsize=10)
-    fig.tight_layout(rect=(0, 0.06 * (1 + len(runs) + len(lines or {})), 1, 1))
+    fig.tight_layout(rect=(0, min(0.06 * (1 + len(runs) + len(lines or {})), 0.6), 1, 1))  # room for the legend
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
     plt.close(fig)

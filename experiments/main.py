@@ -1,7 +1,7 @@
 """The main job: train a MaskablePPO agent on French Tarot (4 players), then evaluate it in the arena.
 
     python -m tarot_env.experiments.main                      # under 10 minutes on a 2-core machine
-    python -m tarot_env.experiments.main --timesteps 3000000 --bc-deals 15000 --deals 1000   # longer, and more deals
+    python -m tarot_env.experiments.main --timesteps 10000000 --bc-deals 15000 --deals 1000   # longer, and more deals
 
 1. ``experiments/train.py`` trains a MaskablePPO agent: a warm start that clones the rule-based
    bot's decisions in ``--bc-deals`` deals (``experiments/imitation.py``), then PPO self-play

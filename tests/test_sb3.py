@@ -187,6 +187,12 @@ def test_vec_masks_reach_maskable_ppo_through_get_action_masks(sb3):
     assert masks.shape == (5, 205) and masks.dtype == bool
     assert np.array_equal(masks, venv.venv.game_state.legal) and np.array_equal(masks, venv.action_masks())
     assert venv.env_is_wrapped(object) == [False] * 5 and venv.get_attr("render_mode", [0, 2]) == [None, None]
+    # env_method("action_masks"), what get_action_masks calls: a table's row each, for all, some or one table
+    for indices, rows in ((None, [0, 1, 2, 3, 4]), ([3, 1], [3, 1]), (2, [2])):
+        got = venv.env_method("action_masks", indices=indices)
+        assert len(got) == len(rows) and all(np.array_equal(g, masks[r]) for g, r in zip(got, rows))
+    got[0][:] = ~got[0]  # the rows are copies: the adapter's masks stay as they were
+    assert np.array_equal(venv.action_masks(), masks)
 
 
 def test_vec_rewards_terminal_observations_records_and_rotating_seats(sb3):

@@ -119,14 +119,17 @@ def test_agents_and_snapshots_play_the_shared_network():
     assert (SB3PolicyAgent(p, deterministic=True).act(obs.numpy(), masks) == greedy).all()
 
 
-@pytest.mark.parametrize("shared", [True, False])
-@pytest.mark.parametrize("bf16", [True, False])
+@pytest.mark.parametrize(("shared", "bf16"), [(True, True), (True, False), (False, False)])
 def test_integer_observations_give_the_float_observations_outputs_exactly(shared, bf16):
     """The rollouts hand the policy int8 observations, which a bfloat16 first layer takes as they are
     (no float32 copy); the updates hand it float32 ones. Both must be one function, bit for bit, or
-    PPO's ratios would start away from 1; and an agent's logits (actor only) are the forward's."""
+    PPO's ratios would start away from 1; and an agent's logits (actor only) are the forward's. The
+    observations span the int8 values the space allows (-1 to 127), not only 0/1 cards."""
     p = policy(shared, bf16)
     obs, masks = batch()
+    rng = np.random.default_rng(7)
+    counts = rng.random(obs.shape) < 0.02
+    obs[th.as_tensor(counts)] = th.as_tensor(rng.integers(-1, 128, size=int(counts.sum())), dtype=th.float32)
     with th.no_grad():
         as_float = p.forward(obs, deterministic=True, action_masks=masks)
         as_int8 = p.forward(obs.to(th.int8), deterministic=True, action_masks=masks)
