@@ -42,16 +42,18 @@ def read_log(folder: Path) -> dict[str, np.ndarray]:
     }
 
 
-def plot(runs: dict[str, Path], path: Path, lines: dict[str, float] | None = None, title: str = "Distillation runs side by side") -> None:
-    """Each run's student margin over the bot (95% interval) against teacher labels and against hours."""
+def plot(
+    runs: dict[str, dict[str, np.ndarray]], path: Path, lines: dict[str, float] | None = None, title: str = "Distillation runs side by side"
+) -> None:
+    """Each run's student margin over the bot (95% interval) against teacher labels and against hours;
+    ``runs``: name -> :func:`read_log` of the run's folder."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2 + 0.3 * (len(runs) + len(lines or {}))))
-    for name, folder in runs.items():
-        log = read_log(folder)
+    for name, log in runs.items():
         for ax, x in zip(axes, (log["labels"] / 1000, log["hours"])):
             ax.errorbar(x, log["margin"], yerr=log["half"], marker="o", capsize=3, label=name)
     for k, (label, value) in enumerate((lines or {}).items()):
@@ -77,27 +79,30 @@ def _pair(text: str, kind: str) -> tuple[str, str]:
     return name, value
 
 
+def _line(text: str) -> tuple[str, float]:
+    label, value = _pair(text, "LABEL=VALUE")
+    try:
+        return label, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: {value!r} is not a number") from None
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description="the learning curves of distillation runs side by side (see the module docstring)")
     p.add_argument("runs", nargs="+", type=lambda t: _pair(t, "NAME=DIR"), metavar="NAME=DIR",
                    help="a run's folder and its name on the plot")  # fmt: skip
-    p.add_argument("--line", action="append", default=[], type=lambda t: _pair(t, "LABEL=VALUE"), metavar="LABEL=VALUE",
+    p.add_argument("--line", action="append", default=[], type=_line, metavar="LABEL=VALUE",
                    help="a reference line, e.g. 'search agent=29.8' (repeatable)")  # fmt: skip
     p.add_argument("--title", default="Distillation runs side by side", help="the figure's title")
     p.add_argument("--out", default="runs/distill_curves.png", help="the PNG (default runs/distill_curves.png)")
     args = p.parse_args(argv)
     runs = {}
     for name, folder in args.runs:
-        if not Path(folder, "log.csv").is_file():
-            p.error(f"{name}={folder}: {folder} has no log.csv (give a distillation run's folder)")
-        runs[name] = Path(folder)
-    lines = {}
-    for label, value in args.line:
         try:
-            lines[label] = float(value)
-        except ValueError:
-            p.error(f"--line {label}={value}: {value!r} is not a number")
-    plot(runs, Path(args.out), lines, args.title)
+            runs[name] = read_log(Path(folder))
+        except (FileNotFoundError, ValueError) as e:
+            p.error(f"{name}={folder}: {e}")
+    plot(runs, Path(args.out), dict(args.line), args.title)
     print(f"written {args.out}")
 
 
