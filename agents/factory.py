@@ -6,8 +6,9 @@
     make_agent("rllib:runs/rllib/checkpoint#shared_policy", "mattazza_v0", num_players=4)
 
 The names (:data:`AGENT_NAMES`): ``random``; ``rules`` (the family's rule-based bot); ``pretrained``
-(the table's committed model, :mod:`tarot_env.agents.trained`); ``pimc[:samples=N,time=S,chunk=K,search=all|play]``
-(the search agent; the table that plays it binds it to its env); ``sb3:<path>`` (a MaskablePPO zip,
+(the table's committed model, :mod:`tarot_env.agents.trained`); ``pimc[:samples=N,time=S,chunk=K,search=...,base=...,rollout=...]``
+(the search agent, plain or over a learned policy such as ``pimc:rollout=pretrained``; the table that plays it
+binds it to its env); ``sb3:<path>`` (a MaskablePPO zip,
 ``.zip`` may be left out); ``rllib:<checkpoint>[#<module>]`` (an RLlib ``algo.save()`` folder, the
 shared policy's module unless another is named). Saved models play greedily, their most probable
 legal action: that is how trained agents are evaluated, and sampling would add noise to every
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 
 #: the agent names, as a refusal lists them
-AGENT_NAMES = "random, rules, pretrained, pimc[:samples=N,time=S], sb3:<path-to-zip> or rllib:<checkpoint>[#module]"
+AGENT_NAMES = "random, rules, pretrained, pimc[:samples=N,time=S,rollout=pretrained], sb3:<path-to-zip> or rllib:<checkpoint>[#module]"
 
 
 class AgentCouldNotPlayError(ValueError):
@@ -138,12 +139,13 @@ def agent_move(agent: Any, fallback: Any, obs: dict[str, np.ndarray]) -> int:
 def split_agents(text: str) -> list[str]:
     """The agents of a comma-separated ``--agents`` list. A ``key=value`` item continues the agent
     before it (``pimc:samples=32,time=0.25,rules`` is two agents: the search agent's parameters are
-    comma-separated too)."""
+    comma-separated too; a parameter's value may name an agent with a colon, ``rollout=sb3:runs/x.zip``)."""
     specs: list[str] = []
     for item in (s.strip() for s in text.split(",")):
         if not item:
             continue
-        if "=" in item and ":" not in item and specs and ":" in specs[-1]:
+        key, sep, _ = item.partition("=")
+        if sep and ":" not in key and specs and ":" in specs[-1]:
             specs[-1] += "," + item
         else:
             specs.append(item)

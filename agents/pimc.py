@@ -1,53 +1,102 @@
-"""A search agent: Perfect-Information Monte Carlo (PIMC), the expert reference of trick-taking games.
+"""A search agent: Perfect-Information Monte Carlo (PIMC), and the same search over a learned policy.
 
-For each card to play, the agent draws ``samples`` deals consistent with what its seat knows
-(:mod:`tarot_env.belief`), tries every legal card in every sampled deal, plays each deal out to the
-end of the hand with the family's compiled rule-based bot at every seat, and plays the card whose
-mean result for its seat is best. This is the method of the strong Skat and Bridge programs (Ginsberg's
-GIB; Buro et al., Kermit): it treats each sample as if the cards were open, which is its known
-weakness (strategy fusion), and its strength is that it needs no training.
+For each decision it searches, the agent draws ``samples`` deals consistent with what its seat knows
+(:mod:`tarot_env.belief`), tries every legal action in every sampled deal, plays each deal out to the
+end of the hand, and compares the results for its seat. This is the method of the strong Skat and
+Bridge programs (Ginsberg's GIB; Buro et al., Kermit): it treats each sample as if the cards were
+open, which is its known weakness (strategy fusion), and its strength is that it needs no training.
 
-- **Where the search runs.** All ``samples x legal cards`` play-outs of a decision are one batch of
-  the game's own state arrays: each step of the batch is one compiled bot call and one compiled rules
-  call over every row (the vector engine's design), not a Python loop per deal.
-- **What it decides by search.** Every decision by default (``search="all"``): bids, the call,
-  each card of the écart or a discard, announcements, declarations, claims and the card play are
-  each tried in every sample and played out. ``search="play"`` searches the card play only and
-  takes the other decisions from the rule-based bot. A decision with one legal action is taken at
-  once. (Searching the bidding too is what makes it strong in French Tarot: over 300 deals of
-  4 players with 16 samples, +23.4 points a deal against the bot, against +5.5 searching the play
-  only; docs/results.md.)
-- **Time.** ``time`` seconds a decision at most (default 0.25): a first chunk of 2 samples measures
-  what a sample costs in the position; each later chunk (at most ``chunk`` samples) is as many as
-  still fit in 80% of the limit at the highest cost per sample seen (the rest is a margin for the
-  machine's swings), and the search stops when none does. A slow machine or a hard
-  position searches fewer samples instead of running late. ``searched`` counts the samples of the
-  last decision.
+Three choices make an agent of it, each an arena parameter (``pimc:search=...,base=...,rollout=...``):
+
+- **Who plays the worlds out** (``rollout``). ``rules``, the default: the family's compiled rule-based
+  bot at every seat (plain PIMC, its values answer "what if the bot played this deal on"). Any agent
+  the arena names that acts on a batch of observations, the table's trained network first
+  (``rollout=pretrained``, or ``sb3:<zip>``): the search then improves *that* policy, as Tesauro and
+  Galperin's rollouts (NIPS 1996) and Lerer et al.'s SPARTA (AAAI 2020) improve theirs: a search over a
+  strong policy improves it, a search over a weak one (the bot) improves the bot.
+- **Which decisions it searches** (``search``): ``all`` (the default), or classes joined by ``+``:
+  French Tarot ``auction``, ``call``, ``ecart``, ``announce`` (chelem and poignées) and ``play``;
+  Tarocchino ``auction``, ``claim``, ``discard``, ``declare``, ``give`` (the Matto exchange) and
+  ``play`` (:data:`CLASSES`). ``search=play`` is the card play only.
+- **Who takes the decisions it does not search** (``base``): by default the rollout policy
+  (``rules`` for plain PIMC); ``pimc:search=auction+ecart,base=pretrained`` is the trained network
+  with the search on two classes of decisions (docs/results.md, "where the search's lead is").
+
+**How a searched decision is decided.**
+
+- Plain PIMC (``rollout=rules``, ``margin=0,z=0``): the action whose mean result over the samples is
+  best (ties: the first legal one), as the project's ``pimc`` always did.
+- Over a learned policy (any other ``rollout``, or ``margin``/``z`` given): **paired** and **careful**.
+  Every candidate is played on the same sampled worlds (and the play-outs are greedy, so the same
+  world gives the same line), and is scored by its difference to the base policy's own choice on each
+  world, with the standard error of that difference over the worlds. The base's choice is replaced
+  only by a candidate whose mean gain exceeds both ``margin`` points and ``z`` standard errors
+  (defaults 1 point, 2 s.e.): near-equal cards keep the policy's choice instead of a noisy argmax.
+  Candidates clearly worse (mean gain + ``z`` s.e. below 0, after :data:`MIN_PAIRED` worlds) are
+  dropped, so later samples are spent on the close ones (successive elimination).
+- **Batched.** All ``samples x candidates`` play-outs of a decision are one batch of the game's own
+  state arrays: each step of the batch is one rules call and one call of the rollout policy over every
+  row still playing (one network forward pass for all of them), never a Python loop per world.
+- **Time.** ``time`` seconds a decision at most (default 0.25 for plain PIMC, 1 s over a learned
+  policy): a first chunk of 2 samples measures what a sample costs in the position; each later chunk
+  (at most ``chunk`` samples) is as many as still fit in 80% of the limit at the highest cost per
+  sample seen (the rest is a margin for the machine's swings), and the search stops when none does.
+  ``searched`` counts the samples of the last decision; ``last`` holds its paired statistics.
 - **Seeing only its seat.** The agent is bound to the env it plays (:meth:`PIMCAgent.bind`; the arena
   and ``tarot play`` do it) and reads the state through the belief sampler only, which reads what the
-  seat sees and nothing else (``tests/test_belief.py`` swaps hidden cards and checks the samples do
-  not change). This is how OpenSpiel's bots search (``resample_from_infostate``).
+  seat sees and nothing else; the base's choice is made from the seat's own observation
+  (``tests/test_pimc.py`` swaps hidden cards and checks the decisions do not change). This is how
+  OpenSpiel's bots search (``resample_from_infostate``).
 
 The arena name is ``pimc``, with parameters: ``pimc:samples=64,time=0.25`` (and ``chunk=8``,
-``search=all|play``).
+``search=all|play|<class>+<class>``, ``base=<agent>``, ``rollout=<agent>``, ``margin=<points>``,
+``z=<standard errors>``).
 """
 
 from __future__ import annotations
 
 import time as _time
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from tarot_env.rules.bolognese.state import Phase as TarocchinoPhase
+from tarot_env.rules.french.state import Phase as FrenchPhase
 from tarot_env.tables import ENVS
 
 DEFAULT_SAMPLES = 64
+#: seconds a decision: plain PIMC, and a search over a learned policy (its play-outs cost a forward pass a step)
 DEFAULT_TIME = 0.25
+DEFAULT_TIME_LEARNED = 1.0
 #: the samples of a decision's first chunk, which measures what a sample costs
 FIRST_CHUNK = 2
 #: the share of the time limit the chunks are planned to fill (the rest: the machine's swings)
 BUDGET = 0.8
+#: over a learned policy: the gain in points and in standard errors a candidate needs to replace the base's choice
+DEFAULT_MARGIN = 1.0
+DEFAULT_Z = 2.0
+#: worlds played before a candidate can be dropped as clearly worse
+MIN_PAIRED = 8
+
+#: the classes of decisions the search can be asked to search, by the phase that asks them
+FRENCH_CLASSES = {
+    FrenchPhase.BID: "auction", FrenchPhase.CALL: "call", FrenchPhase.ECART: "ecart",
+    FrenchPhase.CHELEM: "announce", FrenchPhase.POIGNEE: "announce", FrenchPhase.SHOW: "announce", FrenchPhase.PLAY: "play",
+}  # fmt: skip
+TAROCCHINO_CLASSES = {
+    TarocchinoPhase.AUCTION: "auction", TarocchinoPhase.CLAIM: "claim", TarocchinoPhase.DISCARD: "discard",
+    TarocchinoPhase.DECLARE: "declare", TarocchinoPhase.PLAY: "play", TarocchinoPhase.GIVE: "give",
+}  # fmt: skip
+#: the class names of each family, in the order a reader meets them in a deal
+CLASSES = {
+    "french": ("auction", "call", "ecart", "announce", "play"),
+    "tarocchino": ("auction", "discard", "declare", "claim", "give", "play"),
+}
+#: agents that cannot play out a batch of worlds (they need the env, or fail on a batch)
+NOT_ROLLOUTS = ("pimc", "rllib", "random")
 
 
 class _French:
@@ -61,6 +110,10 @@ class _French:
 
         self.env, self.game, self.encoder = env, env.game, env.encoder
         self.bot, self.belief, self.state_cls, self.phase = FrenchRuleAgent(), french, FrenchTarotState, Phase
+        self.classes = {int(phase): name for phase, name in FRENCH_CLASSES.items()}
+
+    def decision_class(self, s: Any) -> str:
+        return self.classes[int(s.phase[0])]
 
     def is_play(self, s: Any) -> bool:
         return int(s.phase[0]) == self.phase.PLAY
@@ -89,6 +142,10 @@ class _Tarocchino:
 
         self.env, self.game, self.encoder = env, env.game, env.encoder
         self.bot, self.belief, self.state_cls = TarocchinoRuleAgent(env_id), tarocchino, TarocchinoState
+        self.classes = {int(phase): name for phase, name in TAROCCHINO_CLASSES.items()}
+
+    def decision_class(self, s: Any) -> str:
+        return self.classes[int(s.phase[0])]
 
     def is_play(self, s: Any) -> bool:
         return self.belief.is_play_decision(s, 0)
@@ -108,47 +165,114 @@ class _Tarocchino:
         return np.asarray(self.belief.hand_value(self.game, st, seat), dtype=np.float64)
 
 
-class PIMCAgent:
-    """Perfect-Information Monte Carlo search (see the module docstring).
+@dataclass(frozen=True)
+class Paired:
+    """The paired statistics of a decision searched over a learned policy, per legal action (the order
+    of ``np.flatnonzero(mask)``): ``gain`` the mean of (action's result - the base choice's result)
+    over the worlds both were played on, ``se`` its standard error, ``worlds`` how many (0 for an
+    action dropped before its first comparison is not possible: every action is played on the first
+    chunk). ``default`` is the base policy's choice (an index into the legal actions) and ``chosen``
+    the action played. ``experiments/expert.py`` learns from ``gain`` where it is significant."""
 
-    ``PIMCAgent(samples=64, time=0.25, chunk=8, seed=0, search="all")``; :meth:`bind` it to the AEC env it plays,
-    then ``act(observation, mask)`` as any agent."""
+    default: int
+    chosen: int
+    gain: np.ndarray
+    se: np.ndarray
+    worlds: np.ndarray
+
+
+class PIMCAgent:
+    """Perfect-Information Monte Carlo search, plain or over a learned policy (see the module docstring).
+
+    ``PIMCAgent(samples=64, time=None, chunk=8, seed=0, search="all", base=None, rollout="rules",
+    margin=None, z=None)``; :meth:`bind` it to the AEC env it plays, then ``act(observation, mask)``
+    as any agent. ``time``, ``margin`` and ``z`` left ``None`` take plain PIMC's values (0.25 s, 0, 0)
+    with ``rollout="rules"`` and the learned policy's (1 s, 1 point, 2 s.e.) otherwise."""
 
     name = "pimc"
 
     def __init__(
         self,
         samples: int = DEFAULT_SAMPLES,
-        time: float = DEFAULT_TIME,
+        time: float | None = None,
         chunk: int = 8,
         seed: int | None = 0,
         clock: Callable[[], float] = _time.perf_counter,
         search: str = "all",
+        base: str | None = None,
+        rollout: str = "rules",
+        margin: float | None = None,
+        z: float | None = None,
     ) -> None:
         if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
             raise ValueError(f"pimc: samples must be a positive int, got {samples!r}")
-        if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
+        learned = rollout != "rules"
+        time = (DEFAULT_TIME_LEARNED if learned else DEFAULT_TIME) if time is None else time
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time < float("inf"):
             raise ValueError(f"pimc: time must be a positive number of seconds, got {time!r}")
         if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
             raise ValueError(f"pimc: chunk must be a positive int, got {chunk!r}")
-        if search not in ("play", "all"):
-            raise ValueError(f"pimc: search must be 'play' (the card play) or 'all' (every decision), got {search!r}")
+        classes = _search_classes(search)
+        for name, value in (("rollout", rollout), ("base", base)):
+            if value is not None and (not isinstance(value, str) or not value):
+                raise ValueError(f"pimc: {name} must name an agent (rules, pretrained or sb3:<zip>), got {value!r}")
+        if rollout.split(":", 1)[0] in NOT_ROLLOUTS:
+            raise ValueError(
+                f"pimc: rollout={rollout!r} cannot play the sampled worlds out; the play-outs need an agent that acts on a batch "
+                "of observations: rules, pretrained or sb3:<zip>"
+            )
+        if base is not None and base.split(":", 1)[0] == "pimc":
+            raise ValueError(f"pimc: base={base!r}: the base policy cannot be a search agent; give rules, pretrained, sb3:<zip> ...")
+        margin = (DEFAULT_MARGIN if learned else 0.0) if margin is None else margin
+        z = (DEFAULT_Z if learned else 0.0) if z is None else z
+        for name, value in (("margin", margin), ("z", z)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+                unit = "points" if name == "margin" else "standard errors"
+                raise ValueError(f"pimc: {name} must be a number of {unit} >= 0, got {value!r}")
         self.samples, self.time, self.chunk, self.search = int(samples), float(time), int(chunk), search
+        self.classes = classes  # None: every decision
+        self.rollout, self.base = rollout, rollout if base is None else base
+        self.margin, self.z = float(margin), float(z)
+        self.paired = self.margin > 0 or self.z > 0
+        self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.clock = clock  # seconds; replaceable so that tests check the time limit without timing anything
         self.family: Any = None
+        self.rollout_agent: Any = None
+        self.base_agent: Any = None
         self.searched = 0  # samples searched at the last decision
+        self.last: Paired | None = None  # the paired statistics of the last decision searched that way
+        self.decisions: Counter[str] = Counter()  # decisions searched so far, by class
 
     def bind(self, env: Any) -> PIMCAgent:
         """Play in ``env`` (a tarot_env AEC env): the agent samples from its state through the belief
-        sampler of its seat. Returns the agent."""
+        sampler of its seat, and makes its rollout and base agents for the env's table. Returns the agent."""
         env = getattr(env, "unwrapped", env)
         if not hasattr(env, "game_state") or not hasattr(env, "encoder"):
             raise TypeError(f"PIMCAgent.bind needs a tarot_env AEC env (tarot_env.make(...)), got {type(env).__name__}")
         env_id = env.metadata["name"]
         row = ENVS.get(env_id)  # a variant's own env id (a GameSpec row of its own) is a Tarocchino game
         self.family = _French(env) if row is not None and row.french else _Tarocchino(env, env_id)
+        kind = "french" if isinstance(self.family, _French) else "tarocchino"
+        if self.classes is not None and (unknown := self.classes - set(CLASSES[kind])):
+            raise ValueError(
+                f"pimc: search={self.search!r} names {', '.join(sorted(unknown))}, not a decision of {env_id}; "
+                f"its classes are {', '.join(CLASSES[kind])} (joined by +), or all"
+            )
+        self.rollout_agent = self._agent(self.rollout, env)
+        self.base_agent = self.rollout_agent if self.base == self.rollout else self._agent(self.base, env)
         return self
+
+    def _agent(self, spec: str, env: Any) -> Any:
+        if spec == "rules":
+            return self.family.bot
+        from tarot_env.agents.factory import make_agent
+
+        return make_agent(spec, env.metadata["name"], seed=0 if self.seed is None else self.seed, num_players=env.num_players)
+
+    def searches(self, s: Any) -> bool:
+        """Whether the decision waiting at row 0 of ``s`` is of a class the agent searches."""
+        return self.classes is None or self.family.decision_class(s) in self.classes
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         return self.decide(observation, mask)[0]
@@ -156,7 +280,8 @@ class PIMCAgent:
     def decide(self, observation: np.ndarray, mask: np.ndarray) -> tuple[int, np.ndarray | None]:
         """The action, and the search's mean value of each legal action (in the order of
         ``np.flatnonzero(mask)``), or None where it did not search (one legal action, or a decision
-        it leaves to the rule-based bot). ``experiments/distill.py`` reads the values as soft targets."""
+        of a class it leaves to the base policy). ``experiments/distill.py`` reads the values as soft
+        targets; a paired search also leaves its statistics in :attr:`last`."""
         if self.family is None:
             raise RuntimeError("PIMCAgent plays a bound env: call agent.bind(env) first (the arena and `tarot play` do)")
         start = self.clock()
@@ -164,29 +289,25 @@ class PIMCAgent:
         legal = np.flatnonzero(mask)
         if len(legal) == 0:
             raise ValueError("an action mask with no legal action was given to PIMCAgent.act")
-        f = self.family
-        s = f.env.game_state.copy()  # the env is not read again: a late move cannot race the table
-        if len(legal) == 1 or not (self.search == "all" or f.is_play(s)):
-            self.searched = 0
-            return (int(legal[0]) if len(legal) == 1 else int(f.bot.act(observation, mask))), None
-        values = self.evaluate(s, legal, start)
-        return int(legal[np.argmax(values)]), values
+        s = self.family.env.game_state.copy()  # the env is not read again: a late move cannot race the table
+        self.searched, self.last = 0, None
+        if len(legal) == 1:
+            return int(legal[0]), None
+        if not self.searches(s):
+            return _one(self.base_agent.act(observation, mask)), None
+        self.decisions[self.family.decision_class(s)] += 1
+        if not self.paired:
+            values = self.evaluate(s, legal, start)
+            return int(legal[np.argmax(values)]), values
+        default = int(np.flatnonzero(legal == _one(self.base_agent.act(observation, mask)))[0])
+        values, self.last = self.evaluate_paired(s, legal, default, start)
+        return int(legal[self.last.chosen]), values
 
-    def evaluate(self, s: Any, legal: np.ndarray, start: float | None = None) -> np.ndarray:
-        """The mean value for the seat to act of each of ``legal`` over the samples searched
-        within the time limit.
-
-        The first chunk is small (:data:`FIRST_CHUNK` samples): it measures what a sample costs
-        in this position. Each later chunk is as many samples as still fit (at most ``chunk``) in
-        the budget left, :data:`BUDGET` of the limit (the rest is a margin for the machine's
-        swings), at the highest cost per sample seen so far; the search stops when not one more
-        fits. So only the first, small chunk can run past the limit. ``start``: when the decision
-        began (its clock reading), by default now."""
-        f = self.family
-        seat = int(s.current[0])
-        start = self.clock() if start is None else start
+    def _chunks(self, start: float) -> Any:
+        """The sizes of the sample chunks that fit the time limit (see :meth:`evaluate`); the caller
+        sends each chunk's seconds back (``gen.send(seconds)``)."""
         budget = self.time * BUDGET
-        totals, searched, per_sample = np.zeros(len(legal)), 0, 0.0
+        searched, per_sample = 0, 0.0
         while searched < self.samples:
             k = min(self.chunk, self.samples - searched)
             if searched == 0:
@@ -194,34 +315,144 @@ class PIMCAgent:
             else:
                 fit = int((budget - (self.clock() - start)) / per_sample) if per_sample > 0 else k
                 if fit < 1:
-                    break
+                    return
                 k = min(k, fit)
-            t0 = self.clock()
-            sampled = f.belief.sample(f.game, s, 0, seat, k, self.rng)
-            totals += self.play_out(sampled, seat, legal).sum(axis=0)
+            seconds = yield k
             searched += k
-            per_sample = max(per_sample, (self.clock() - t0) / k)
-        self.searched = searched
-        return totals / searched
+            per_sample = max(per_sample, seconds / k)
+
+    def _search(self, s: Any, start: float, play: Callable[[Any, int], bool]) -> None:
+        """Sample chunks within the time limit; ``play(sampled, seat)`` plays each out and says
+        whether to go on."""
+        seat = int(s.current[0])
+        chunks = self._chunks(start)
+        k = next(chunks, None)
+        while k is not None:
+            t0 = self.clock()
+            sampled = self.family.belief.sample(self.family.game, s, 0, seat, k, self.rng)
+            more = play(sampled, seat)
+            self.searched += k
+            if not more:
+                break
+            k = _send(chunks, self.clock() - t0)
+
+    def evaluate(self, s: Any, legal: np.ndarray, start: float | None = None) -> np.ndarray:
+        """The mean value for the seat to act of each of ``legal`` over the samples searched
+        within the time limit (plain PIMC).
+
+        The first chunk is small (:data:`FIRST_CHUNK` samples): it measures what a sample costs
+        in this position. Each later chunk is as many samples as still fit (at most ``chunk``) in
+        the budget left, :data:`BUDGET` of the limit (the rest is a margin for the machine's
+        swings), at the highest cost per sample seen so far; the search stops when not one more
+        fits. So only the first, small chunk can run past the limit. ``start``: when the decision
+        began (its clock reading), by default now."""
+        start = self.clock() if start is None else start
+        totals = np.zeros(len(legal))
+        self.searched = 0
+
+        def play(sampled: Any, seat: int) -> bool:
+            nonlocal totals
+            totals = totals + self.play_out(sampled, seat, legal).sum(axis=0)
+            return True
+
+        self._search(s, start, play)
+        return totals / self.searched
+
+    def evaluate_paired(self, s: Any, legal: np.ndarray, default: int, start: float | None = None) -> tuple[np.ndarray, Paired]:
+        """The search over a learned policy: every candidate still alive is played on each chunk's
+        worlds beside ``default`` (the base policy's choice, an index into ``legal``); candidates
+        clearly worse are dropped after :data:`MIN_PAIRED` worlds; the chunks follow the time limit
+        as :meth:`evaluate`'s. Returns the mean value of each legal action over the worlds it was
+        played on, and the decision's :class:`Paired` statistics."""
+        start = self.clock() if start is None else start
+        A = len(legal)
+        alive = np.ones(A, dtype=bool)
+        sums, squares, worlds, totals = np.zeros(A), np.zeros(A), np.zeros(A, dtype=np.int64), np.zeros(A)
+        self.searched = 0
+
+        def stats() -> tuple[np.ndarray, np.ndarray]:
+            n = np.maximum(worlds, 1)
+            gain = sums / n
+            var = np.maximum(squares / n - gain**2, 0.0) * n / np.maximum(n - 1, 1)  # the sample variance
+            return gain, np.sqrt(var / n)
+
+        def play(sampled: Any, seat: int) -> bool:
+            cands = np.flatnonzero(alive)
+            values = self.play_out(sampled, seat, legal[cands])  # (K, C): the same worlds for every candidate
+            diff = values - values[:, [int(np.flatnonzero(cands == default)[0])]]
+            sums[cands] += diff.sum(axis=0)
+            squares[cands] += (diff**2).sum(axis=0)
+            totals[cands] += values.sum(axis=0)
+            worlds[cands] += len(values)
+            gain, se = stats()
+            worse = alive & (worlds >= MIN_PAIRED) & (gain + self.z * se < 0)
+            worse[default] = False
+            alive[worse] = False
+            return alive.sum() > 1  # only the base's choice left: nothing to compare
+
+        self._search(s, start, play)
+        gain, se = stats()
+        gain[default], se[default] = 0.0, 0.0
+        better = alive & (gain > self.margin) & (gain > self.z * se)
+        better[default] = False
+        chosen = int(np.argmax(np.where(better, gain, -np.inf))) if better.any() else default
+        values = totals / np.maximum(worlds, 1)
+        return values, Paired(default, chosen, gain, se, worlds.copy())
 
     def play_out(self, sampled: Any, seat: int, legal: np.ndarray) -> np.ndarray:
-        """(K, A): the seat's result of each sampled deal after each legal action, every seat then
-        played by the rule-based bot to the end of the hand."""
+        """(K, A): the seat's result of each sampled deal after each of the ``legal`` actions, every
+        seat then played by the rollout policy to the end of the hand (one call over every row still
+        playing at each step)."""
         f = self.family
         K, A = sampled.current.shape[0], len(legal)
         st = f.repeat(sampled, A)  # row k * A + a: sample k, action a
         rows = np.arange(K * A)
         f.step(st, np.tile(legal, K), rows)
         active = f.active(st, rows)
+        policy = self.rollout_agent
         while len(active):
             obs = f.encoder.encode(st, active, st.current[active])
-            f.step(st, np.asarray(f.bot.act(obs, st.legal[active]), dtype=np.int64), active)
+            f.step(st, np.asarray(policy.act(obs, st.legal[active]), dtype=np.int64).reshape(-1), active)
             active = f.active(st, active)
         return f.values(st, seat).reshape(K, A)
 
 
+def _one(action: Any) -> int:
+    return int(np.asarray(action).reshape(-1)[0])
+
+
+def _send(gen: Any, value: float) -> int | None:
+    try:
+        return gen.send(value)
+    except StopIteration:
+        return None
+
+
+def _search_classes(search: Any) -> frozenset[str] | None:
+    """The classes ``search`` names (None: every decision), refusing what no family has."""
+    known = set(CLASSES["french"]) | set(CLASSES["tarocchino"])
+    if not isinstance(search, str) or not search:
+        raise ValueError(f"pimc: search must be all, play or decision classes joined by + (as auction+ecart), got {search!r}")
+    if search == "all":
+        return None
+    names = search.split("+")
+    if unknown := [n for n in names if n not in known]:
+        raise ValueError(
+            f"pimc: search={search!r}: {', '.join(map(repr, unknown))} is not a class of decisions; "
+            f"French Tarot's are {', '.join(CLASSES['french'])}, Tarocchino's {', '.join(CLASSES['tarocchino'])} (joined by +), or all"
+        )
+    return frozenset(names)
+
+
+#: the parameters of the arena name, and how each is read
+PARAMETERS: dict[str, Callable[[str], Any]] = {
+    "samples": int, "time": float, "chunk": int, "search": str, "base": str, "rollout": str, "margin": float, "z": float,
+}  # fmt: skip
+
+
 def parse_spec(spec: str, seed: int = 0) -> PIMCAgent:
-    """``pimc`` or ``pimc:samples=64,time=0.25[,chunk=8]`` as an agent (the arena's name)."""
+    """``pimc`` or ``pimc:samples=64,time=0.25[,chunk=8,search=...,base=...,rollout=...,margin=...,z=...]``
+    as an agent (the arena's name)."""
     if spec == "pimc":
         return PIMCAgent(seed=seed)
     if not spec.startswith("pimc:"):
@@ -229,12 +460,14 @@ def parse_spec(spec: str, seed: int = 0) -> PIMCAgent:
     kwargs: dict[str, Any] = {}
     for item in spec[5:].split(","):
         key, sep, value = item.partition("=")
-        if not sep or key not in ("samples", "time", "chunk", "search"):
+        if not sep or key not in PARAMETERS:
             raise ValueError(
-                f"agent {spec!r}: parameters are samples=<int>, time=<seconds>, chunk=<int>, search=all|play, as pimc:samples=64,time=0.25"
+                f"agent {spec!r}: parameters are samples=<int>, time=<seconds>, chunk=<int>, search=all|play|<class>+<class>, "
+                "base=<agent>, rollout=<agent>, margin=<points>, z=<standard errors>, as pimc:samples=64,time=0.25 "
+                "or pimc:rollout=pretrained"
             )
         try:
-            kwargs[key] = float(value) if key == "time" else value if key == "search" else int(value)
+            kwargs[key] = PARAMETERS[key](value)
         except ValueError:
             raise ValueError(f"agent {spec!r}: {key}={value!r} is not a number") from None
     return PIMCAgent(seed=seed, **kwargs)

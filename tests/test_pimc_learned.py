@@ -1,0 +1,213 @@
+"""The search over a learned policy (``pimc:rollout=...``) and the hybrid agents (``pimc:search=<classes>,base=...``):
+the classes searched, the base policy's decisions, the paired statistics and the significance rule, the
+successive elimination, one batched call of the rollout policy a step, and no hidden card read."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from tarot_env.agents.french_rules import FrenchRuleAgent
+from tarot_env.agents.pimc import CLASSES, MIN_PAIRED, PIMCAgent, parse_spec
+from test_belief import _swap_hidden
+
+import tarot_env
+from tarot_env.rules.french.state import Phase
+
+pytest.importorskip("sb3_contrib", reason="the trained network plays with the train extra (make test installs it)")
+
+
+def positions(env, seeds, bot=None):
+    """(seat, phase, obs) at every decision with a choice of deals ``seeds`` played by the rule-based bot;
+    the caller may act on the env before the bot's move is played."""
+    bot = bot or FrenchRuleAgent()
+    raw = env.unwrapped
+    for seed in seeds:
+        env.reset(seed=seed)
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            if obs["action_mask"].sum() > 1:
+                yield raw.possible_agents.index(name), int(raw.game_state.phase[0]), obs
+            env.step(int(bot.act(obs["observation"], obs["action_mask"])))
+
+
+def test_the_arena_names_classes_base_and_rollout_and_refuses_what_cannot_play():
+    agent = parse_spec("pimc:search=auction+ecart,base=pretrained,samples=8")
+    assert (agent.classes, agent.base, agent.rollout, agent.paired, agent.time) == (
+        {"auction", "ecart"},
+        "pretrained",
+        "rules",
+        False,
+        0.25,
+    )
+    learned = parse_spec("pimc:rollout=pretrained")
+    assert (learned.base, learned.paired, learned.margin, learned.z, learned.time) == ("pretrained", True, 1.0, 2.0, 1.0)
+    assert parse_spec("pimc:rollout=pretrained,margin=3,z=1.5,time=2").margin == 3.0
+    for spec, match in (
+        ("pimc:search=bidding", "'bidding' is not a class of decisions"),
+        ("pimc:rollout=pimc", "cannot play the sampled worlds out"),
+        ("pimc:rollout=random", "cannot play the sampled worlds out"),
+        ("pimc:base=pimc:samples=4", "base policy cannot be a search agent"),
+        ("pimc:margin=-1", "margin must be a number of points >= 0"),
+        ("pimc:z=nan", "z must be a number of standard errors >= 0"),
+        ("pimc:time=inf", "time must be a positive number"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            parse_spec(spec)
+    with pytest.raises(ValueError, match="not a decision of ottocento_v0; its classes are auction, discard"):
+        parse_spec("pimc:search=ecart").bind(tarot_env.make("ottocento_v0"))
+    from tarot_env.agents.factory import split_agents
+
+    assert split_agents("pimc:rollout=sb3:runs/x.zip,margin=2,rules") == ["pimc:rollout=sb3:runs/x.zip,margin=2", "rules"]
+
+
+@pytest.mark.parametrize("searched", ["auction", "ecart", "play", "auction+announce"])
+def test_a_hybrid_searches_its_classes_and_leaves_the_rest_to_the_base(searched):
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    hybrid = PIMCAgent(samples=2, chunk=2, time=60, search=searched, base="pretrained").bind(env)
+    network = tarot_env.agents.pretrained("french_tarot_v0_4p")
+    classes = set(searched.split("+"))
+    names = {int(p): n for p, n in hybrid.family.classes.items()}
+    seen = 0
+    for _, phase, obs in positions(env, range(40)):
+        if seen > 12:
+            break
+        a = hybrid.act(obs["observation"], obs["action_mask"])
+        if names[phase] in classes:
+            assert hybrid.searched == 2
+            seen += 1
+        else:
+            assert hybrid.searched == 0 and a == network.act(obs["observation"], obs["action_mask"])
+    assert seen > 0 and set(hybrid.decisions) <= classes and sum(hybrid.decisions.values()) == seen
+
+
+def test_the_play_outs_see_what_the_network_was_trained_on():
+    """The rollout policy is asked with the encoder's observations: the AEC env's own, row for row."""
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    raw = env.unwrapped
+    for seat, _, obs in positions(env, range(2)):
+        s = raw.game_state
+        assert seat == int(s.current[0])
+        assert np.array_equal(raw.encoder.encode(s, np.array([0]), s.current[:1])[0], obs["observation"])
+
+
+def _paired_by_hand(agent, s, legal, default, rng_seed, chunks):
+    """The paired gains and standard errors recomputed from the agent's own play-outs, outside its loop."""
+    rng = np.random.default_rng(rng_seed)
+    seat = int(s.current[0])
+    values = np.concatenate(
+        [agent.play_out(agent.family.belief.sample(agent.family.game, s, 0, seat, k, rng), seat, legal) for k in chunks]
+    )
+    diff = values - values[:, [default]]
+    return diff.mean(axis=0), diff.std(axis=0, ddof=1) / np.sqrt(len(diff))
+
+
+def test_every_candidate_is_scored_on_the_same_worlds_as_the_base_choice():
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    # 8 samples in chunks of 2 then 6: no candidate can be dropped before the last chunk (MIN_PAIRED worlds)
+    assert MIN_PAIRED == 8
+    agent = PIMCAgent(samples=8, chunk=6, time=60, seed=3, rollout="pretrained").bind(env)
+    checked = 0
+    for _, phase, obs in positions(env, range(3)):
+        if phase not in (Phase.BID, Phase.PLAY) or checked >= 4:
+            continue
+        s = env.unwrapped.game_state.copy()
+        agent.rng = np.random.default_rng(11)
+        agent.act(obs["observation"], obs["action_mask"])
+        last, legal = agent.last, np.flatnonzero(obs["action_mask"])
+        assert legal[last.default] == agent.base_agent.act(obs["observation"], obs["action_mask"])
+        assert (last.worlds == 8).all()
+        gain, se = _paired_by_hand(agent, s, legal, last.default, 11, [2, 6])
+        np.testing.assert_allclose(last.gain, gain, atol=1e-9)
+        np.testing.assert_allclose(last.se, se, atol=1e-9)
+        checked += 1
+    assert checked == 4
+
+
+def test_the_base_choice_stands_unless_a_gain_is_significant_and_clearly_worse_candidates_are_dropped():
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    agent = PIMCAgent(samples=32, chunk=8, time=60, seed=5, rollout="pretrained").bind(env)
+    stubborn = PIMCAgent(samples=8, chunk=8, time=60, seed=5, rollout="pretrained", margin=1e9).bind(env)
+    replaced = dropped = 0
+    for n, (_, _, obs) in enumerate(positions(env, range(12))):
+        if n % 3:
+            continue  # every third decision: enough of every kind, in a test's time
+        legal = np.flatnonzero(obs["action_mask"])
+        a = agent.act(obs["observation"], obs["action_mask"])
+        last = agent.last
+        assert a == legal[last.chosen] and last.gain[last.default] == 0
+        if last.chosen != last.default:
+            g, e = last.gain[last.chosen], last.se[last.chosen]
+            assert g > agent.margin and g > agent.z * e and g == last.gain[last.worlds == last.worlds.max()].max()
+            replaced += 1
+        short = last.worlds < last.worlds[last.default]
+        assert (last.gain[short] + agent.z * last.se[short] < 0).all() and (last.worlds[short] >= MIN_PAIRED).all()
+        dropped += short.sum()
+        assert stubborn.act(obs["observation"], obs["action_mask"]) == stubborn.base_agent.act(obs["observation"], obs["action_mask"])
+    assert replaced > 0 and dropped > 0
+
+
+def test_the_rollout_policy_is_called_once_a_step_over_every_world_and_candidate():
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    agent = PIMCAgent(samples=6, chunk=6, time=60, seed=1, rollout="pretrained", z=0, margin=1).bind(env)
+    calls = []
+    network = agent.rollout_agent
+
+    class Counting:
+        def act(self, obs, masks):
+            calls.append(len(obs))
+            return network.act(obs, masks)
+
+    agent.rollout_agent = Counting()
+    for _, phase, obs in positions(env, range(3)):
+        if phase == Phase.BID:
+            calls.clear()
+            agent.act(obs["observation"], obs["action_mask"])
+            bids = int(obs["action_mask"].sum())
+            # two chunks, 2 worlds then 4, each worlds x bids rows: the first step of each asks every row at once
+            assert agent.searched == 6 and calls[0] == 2 * bids and max(calls) == 4 * bids
+            # one call a step of each chunk's batch: at most a deal's decisions (under 100) a chunk, where a call
+            # per world and candidate would make 6 x bids times as many
+            assert len(calls) <= 2 * 100
+            return
+    raise AssertionError("no bid with a choice")
+
+
+@pytest.mark.parametrize(
+    "spec", ["pimc:rollout=pretrained,samples=6,time=60", "pimc:search=auction+play,base=pretrained,samples=6,time=60"]
+)
+def test_the_search_over_the_network_reads_no_hidden_card(spec):
+    """The same public history with hidden cards swapped between hidden places: the same decision and statistics."""
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    raw = env.unwrapped
+    agent = parse_spec(spec).bind(env)
+    rng = np.random.default_rng(0)
+    compared = 0
+    for n, (seat, _, obs) in enumerate(positions(env, range(10))):
+        if n % 3:
+            continue
+        real = raw.game_state
+        swapped = real.copy()
+        if not _swap_hidden(swapped, seat, rng):
+            continue
+        outcomes = []
+        for state in (real, swapped):
+            raw.game_state = state
+            agent.rng = np.random.default_rng(n)
+            a, values = agent.decide(obs["observation"], obs["action_mask"])
+            outcomes.append((a, None if values is None else values.tolist(), agent.last))
+        raw.game_state = real
+        assert outcomes[0][:2] == outcomes[1][:2]
+        if outcomes[0][2] is not None:
+            assert np.array_equal(outcomes[0][2].gain, outcomes[1][2].gain)
+        compared += 1
+    assert compared > 10
+
+
+def test_every_class_is_named_by_a_family_phase():
+    from tarot_env.agents.pimc import FRENCH_CLASSES, TAROCCHINO_CLASSES
+
+    assert set(FRENCH_CLASSES.values()) == set(CLASSES["french"])
+    assert set(TAROCCHINO_CLASSES.values()) == set(CLASSES["tarocchino"])
