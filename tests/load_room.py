@@ -1,10 +1,15 @@
 """A load test of the room (issue 30): many raw WebSocket clients on a loopback ``tarot serve``-like server,
-tables with robots playing, and one client that says hello, watches a table in play and never reads its
-socket. Every other client asks the leaderboard about once a second and the time to its answer is kept.
+tables with robots playing, and clients that never read their socket (``--non-readers``, 3 by default:
+they say hello and watch a table in play, and every other one also asks for the lobby five times a
+second). Every other client asks the leaderboard about once a second and the time to its answer is kept.
 
 The server runs in a process of its own (uvicorn in a thread there, as ``tarot serve``), the clients in this
 one: a browser is another program, and clients sharing the server's GIL would measure their own delays.
-A client the server drops (its queue overflowed, or it was silent) is counted, not waited on.
+A client the server drops (its queue overflowed, or it was silent) is counted, not waited on. Once the
+server has dropped the non-readers, and before they close their own sockets, the script reads the server's
+side of their connections (issue 41): each one's TCP state from /proc/net/tcp ("gone": the server's socket
+is closed and released; ESTABLISHED or FIN_WAIT1 with data queued: it is still held), how many of them
+the server still holds a descriptor for, and the server's open descriptors (/proc/PID/fd).
 
     .venv/bin/python tests/load_room.py --connections 200 --tables 50     # the issue's figures, by hand
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import json
 import logging
 import multiprocessing
@@ -31,6 +37,66 @@ from websockets.exceptions import ConnectionClosed
 ROUND_TIMEOUT = 600.0  # seconds a round's players have to see their games over
 ROUND_START = [0.0]  # when the round's players started (time.monotonic())
 SLOW: list[tuple[float, float]] = []  # (seconds into the round when asked, seconds to the answer) of answers over 1 s
+
+
+#: the kernel's TCP states, as /proc/net/tcp numbers them
+TCP_STATES = {
+    1: "ESTABLISHED", 2: "SYN_SENT", 3: "SYN_RECV", 4: "FIN_WAIT1", 5: "FIN_WAIT2", 6: "TIME_WAIT",
+    7: "CLOSE", 8: "CLOSE_WAIT", 9: "LAST_ACK", 10: "LISTEN", 11: "CLOSING",
+}  # fmt: skip
+
+
+def tcp_sockets(port: int) -> dict[int, tuple[str, int, int]]:
+    """The sockets of this machine whose local port is ``port`` (a server's side of its connections), by the
+    peer's port: (TCP state, bytes queued to send, inode; 0 once no process holds it), from /proc/net/tcp
+    and tcp6 (Linux; empty elsewhere)."""
+    out: dict[int, tuple[str, int, int]] = {}
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(name) as f:
+                lines = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            field = line.split()
+            local, peer = int(field[1].rsplit(":", 1)[1], 16), int(field[2].rsplit(":", 1)[1], 16)
+            if local == port and int(field[3], 16) != 10:  # not the listening socket
+                out[peer] = (TCP_STATES.get(int(field[3], 16), field[3]), int(field[4].split(":")[0], 16), int(field[9]))
+    return out
+
+
+def open_fds(pid: int | str = "self") -> dict[str, Any]:
+    """A process's open file descriptors: how many, how many are sockets, and the sockets' inodes."""
+    inodes: set[int] = set()
+    count = 0
+    folder = Path(f"/proc/{pid}/fd")
+    for fd in folder.iterdir() if folder.is_dir() else ():
+        count += 1
+        try:
+            target = os.readlink(fd)
+        except OSError:  # closed meanwhile
+            continue
+        if target.startswith("socket:["):
+            inodes.add(int(target[8:-1]))
+    return {"fds": count, "socket_fds": len(inodes), "socket_inodes": inodes}
+
+
+def server_side(port: int, peers: list[int], pid: int | str = "self") -> dict[str, Any]:
+    """The server's side of the connections from the local ports ``peers`` to ``port``: their TCP states
+    ("gone": no socket left), the bytes the kernel still holds for them, how many the server process still
+    holds a descriptor for, and its open descriptors."""
+    sockets, fds = tcp_sockets(port), open_fds(pid)
+    states: dict[str, int] = {}
+    for peer in peers:
+        state = sockets.get(peer, ("gone", 0, 0))[0]
+        states[state] = states.get(state, 0) + 1
+    return {
+        "server_tcp_states": states,
+        "server_bytes_unsent": sum(sockets[p][1] for p in peers if p in sockets),
+        "server_fds_holding_them": sum(1 for p in peers if p in sockets and sockets[p][2] in fds["socket_inodes"]),
+        "server_fds": fds["fds"],
+        "server_socket_fds": fds["socket_fds"],
+    }
 
 
 def rss_mb(pid: int | str = "self") -> float:
@@ -121,15 +187,15 @@ def serve(port: int, db: str, connections: int, tables: int, robot_delay: float,
                 "memory_pending": state.trim_due,  # freed memory not yet given back (Server.give_back_memory)
                 "trims": state.trims,
                 "people_in_memory": len(state.users),
-                "sleeper_dropped": not any(c.user is not None and c.user.name == "Sleeper" for c in state.clients),
+                "sleeper_dropped": not any(c.user is not None and c.user.name.startswith("Sleeper") for c in state.clients),
                 "drops": dict(drops.reasons),
             }
         )
 
 
-def non_reader(port: int, table: int) -> socket.socket:
-    """A raw socket that shakes hands, says hello, watches ``table`` and never reads again (a small
-    receive buffer, so that the server's messages pile up on its side)."""
+def non_reader(port: int, table: int, name: str = "Sleeper") -> socket.socket:
+    """A raw socket that shakes hands, says hello as ``name``, watches ``table`` and never reads again (a
+    small receive buffer, so that the server's messages pile up on its side)."""
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.connect(("127.0.0.1", port))
@@ -143,7 +209,7 @@ def non_reader(port: int, table: int) -> socket.socket:
     head = b""
     while b"\r\n\r\n" not in head:
         head += s.recv(1)
-    for message in ({"type": "hello", "name": "Sleeper"}, {"type": "watch", "table": table}):
+    for message in ({"type": "hello", "name": name}, {"type": "watch", "table": table}):
         s.sendall(_frame(json.dumps(message).encode()))
     return s
 
@@ -193,6 +259,17 @@ async def _play(url: str, k: int, deals: int, ready: asyncio.Event, done: list[i
                 await ws.send(json.dumps({"type": "move", "action": d["moves"][0]["action"]}))
 
 
+async def ask_lobby(sock: socket.socket, stop: asyncio.Event) -> None:
+    """A non-reader that also asks for the lobby five times a second (never reading the answers), until
+    ``stop`` or the server ends its connection."""
+    sock.setblocking(False)
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(OSError):
+        while not stop.is_set():
+            await loop.sock_sendall(sock, _frame(b'{"type": "lobby"}'))
+            await asyncio.sleep(0.2)
+
+
 async def _loop_lag(out: list[tuple[float, float]]) -> None:
     """The clients' own event loop's lateness, every 50 ms: an answer late because this process was busy
     is the script's, not the server's."""
@@ -231,7 +308,11 @@ async def _probe(url: str, k: int, stop: asyncio.Event, waits: list[float], watc
             await asyncio.sleep(1.0)
 
 
-async def one_round(url: str, port: int, connections: int, tables: int, deals: int, first_table: int) -> dict[str, Any]:
+async def one_round(
+    url: str, port: int, connections: int, tables: int, deals: int, first_table: int, non_readers: int = 3, server: Any = None
+) -> dict[str, Any]:
+    """One round; ``server``: (the server's pid, the pipe to its process) for the figures on the non-readers'
+    connections once it dropped them (none without it)."""
     ready, stop = asyncio.Event(), asyncio.Event()
     done: list[int] = []
     waits: list[float] = []
@@ -242,18 +323,21 @@ async def one_round(url: str, port: int, connections: int, tables: int, deals: i
     monitor = asyncio.create_task(_loop_lag(lags))
     players = [asyncio.create_task(player(url, first_table + k, deals, ready, done, players_dropped)) for k in range(tables)]
     await asyncio.wait_for(ready.wait(), 60)
-    sleeper = non_reader(port, first_table)
+    sleepers = [non_reader(port, first_table + k % tables, f"Sleeper {k} of {first_table}") for k in range(non_readers)]
+    askers = [asyncio.create_task(ask_lobby(s, stop)) for s in sleepers[1::2]]
     probes = [
         asyncio.create_task(prober(url, k, stop, waits, first_table + k % tables if k % 2 else None, probes_dropped))
-        for k in range(connections - tables - 1)
+        for k in range(connections - tables - non_readers)
     ]
     start = time.monotonic()
     _, unfinished = await asyncio.wait(players, timeout=ROUND_TIMEOUT)
     for task in unfinished:  # a player who never saw his game over: counted, and the round ends
         task.cancel()
     stop.set()
-    await asyncio.gather(*probes)
-    sleeper.close()
+    await asyncio.gather(*probes, *askers)
+    dropped = await _non_readers_dropped(port, sleepers, server)
+    for s in sleepers:
+        s.close()
     monitor.cancel()
     waits.sort()
     slow = sorted(SLOW)
@@ -272,17 +356,41 @@ async def one_round(url: str, port: int, connections: int, tables: int, deals: i
         "client_loop_lag_max_s": round(max((lag for _, lag in lags), default=0.0), 3),
         "client_loop_lags_over_0_2s_at": [t for t, lag in lags if lag > 0.2][:20],
         "slow_asked_at_s": sorted({t for t, _ in slow})[:20],
+        "non_readers": dropped,
     }
 
 
+async def _non_readers_dropped(port: int, sleepers: list[socket.socket], server: Any, wait: float = 30.0) -> dict[str, Any]:
+    """Once the server has dropped every non-reader (it is asked through ``server``: (pid, pipe); at most
+    ``wait`` seconds) and a second later, before they close their own sockets: the server's side of their
+    connections (:func:`server_side`). A socket the server dropped but still holds shows here as ESTABLISHED
+    or FIN_WAIT1, with the bytes it still has to send; a closed one is "gone"."""
+    out: dict[str, Any] = {"count": len(sleepers)}
+    if server is None or not sleepers:
+        return out
+    pid, conn = server
+    deadline = time.monotonic() + wait
+    while True:
+        conn.send("figures")
+        if conn.recv()["sleeper_dropped"]:
+            break
+        if time.monotonic() > deadline:
+            out["not_dropped_after_s"] = wait
+            break
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1.0)
+    out.update(server_side(port, [s.getsockname()[1] for s in sleepers], pid))
+    return out
+
+
 async def main_async(
-    port: int, pid: int, conn: Any, connections: int, tables: int, deals: int, rounds: int, robot_delay: float
+    port: int, pid: int, conn: Any, connections: int, tables: int, deals: int, rounds: int, robot_delay: float, non_readers: int = 3
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"connections": connections, "tables": tables, "deals": deals, "robot_delay_s": robot_delay}
     out["rss_start_mb"] = round(rss_mb(pid), 1)
     url = f"ws://127.0.0.1:{port}/ws"
     for r in range(rounds):
-        figures = await one_round(url, port, connections, tables, deals, 1 + r * tables)
+        figures = await one_round(url, port, connections, tables, deals, 1 + r * tables, non_readers, (pid, conn))
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             conn.send("figures")
@@ -298,7 +406,7 @@ async def main_async(
     return out
 
 
-def run(connections: int, tables: int, deals: int = 1, rounds: int = 2, robot_delay: float = 0.05) -> dict[str, Any]:
+def run(connections: int, tables: int, deals: int = 1, rounds: int = 2, robot_delay: float = 0.05, non_readers: int = 3) -> dict[str, Any]:
     """Serve a room on loopback in a process of its own and load it from this one; the figures (the memory
     is the server's process's)."""
     with socket.socket() as s:
@@ -314,7 +422,7 @@ def run(connections: int, tables: int, deals: int = 1, rounds: int = 2, robot_de
                 raise RuntimeError("the room's process did not start in 300 s")
             parent.recv()
             assert proc.pid is not None
-            return asyncio.run(main_async(port, proc.pid, parent, connections, tables, deals, rounds, robot_delay))
+            return asyncio.run(main_async(port, proc.pid, parent, connections, tables, deals, rounds, robot_delay, non_readers))
         finally:
             if proc.is_alive():
                 parent.send("stop")
@@ -332,10 +440,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--robot-delay", type=float, default=0.8, help="a robot's pause before its move (default 0.8 s, as tarot serve)")
+    parser.add_argument("--non-readers", type=int, default=3, help="clients that never read (every other one asks for the lobby)")
     parser.add_argument("--round-timeout", type=float, default=ROUND_TIMEOUT, help="seconds a round's players have to finish")
     args = parser.parse_args()
     ROUND_TIMEOUT = args.round_timeout
-    print(json.dumps(run(args.connections, args.tables, args.deals, args.rounds, args.robot_delay), indent=1))
+    print(json.dumps(run(args.connections, args.tables, args.deals, args.rounds, args.robot_delay, args.non_readers), indent=1))
 
 
 if __name__ == "__main__":

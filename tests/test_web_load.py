@@ -7,6 +7,7 @@ those looking at it; idle tables close; the rate limits and bounds refuse with a
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -14,6 +15,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +133,60 @@ def test_a_client_that_never_reads_is_dropped_and_its_seat_goes_to_the_robot(tmp
                 other.send(json.dumps({"type": "move", "action": first_legal(m, 0)}))
         sleeper.close()
         assert answer_time(other) < 1.0
+
+
+FLOOD = Limits(  # one connection may ask as fast as it likes: the test is about what its answers leave behind
+    messages_per_second=1e6, message_burst=1e6, address_messages_per_second=1e6, address_message_burst=1e6,
+    creates_per_minute=6000.0, create_burst=100.0,
+)  # fmt: skip
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads the server's sockets in /proc/net/tcp (Linux)")
+@pytest.mark.parametrize("reason", ["queue overflowed", "silent"])
+@within(60)
+def test_a_dropped_non_reader_is_closed_at_once_on_the_servers_side(tmp_path: Path, reason: str) -> None:
+    """Issue 41: a client that asks for the lobby (10 tables: 10 KB each) 600-1600 times and never reads is
+    dropped (its queue of 1,000 overflows, or it is silent for 2 s with a send stuck), and within 3 s the
+    server's side of its connection is gone: no socket left in /proc/net/tcp and no descriptor held. The
+    room used to close it with ``close()``, which waits to flush what the client never reads: the socket
+    stayed ESTABLISHED with its descriptor and megabytes queued (or, when asyncio's buffer happened to be
+    empty, FIN_WAIT1 in the kernel with them), for as long as the client stayed."""
+    if reason == "queue overflowed":
+        limits, silence, asks = replace(FLOOD, out_queue=1000), 3600.0, 1600
+    else:
+        limits, silence, asks = replace(FLOOD, out_queue=100_000), 2.0, 600
+    with LiveServer(tmp_path, heartbeat=0.5, silence=silence, limits=limits) as live:
+        server = live.app.state.server
+        with connect(live.ws_url, max_queue=None) as owner:  # reads all: the owner is not the one dropped
+            owner.send(json.dumps({"type": "hello", "name": "Owner"}))
+            for k in range(10):
+                owner.send(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 5}))
+                until(owner, lambda m, k=k: m["type"] == "table" and m["table"]["id"] == k + 1)
+        sleeper = load_room.non_reader(live.port, 1)
+        peer = sleeper.getsockname()[1]
+        deadline = time.monotonic() + 5
+        while not any(c.user is not None and c.user.name == "Sleeper" for c in server.clients):
+            assert time.monotonic() < deadline, "the non-reader's hello was not answered"
+            time.sleep(0.05)
+        inode = load_room.tcp_sockets(live.port)[peer][2]
+        assert inode in load_room.open_fds()["socket_inodes"]
+        with contextlib.suppress(OSError):  # reset by the server once it drops the client
+            for _ in range(0, asks, 50):
+                sleeper.sendall(load_room._frame(b'{"type": "lobby"}') * 50)
+                time.sleep(0.01)  # the room's reader gives way to the connection's writer now and then
+        deadline = time.monotonic() + 15
+        while any(c.user is not None and c.user.name == "Sleeper" for c in server.clients):
+            assert time.monotonic() < deadline, "the client that never reads was not dropped"
+            time.sleep(0.05)
+        dropped = time.monotonic()
+        while peer in load_room.tcp_sockets(live.port) or inode in load_room.open_fds()["socket_inodes"]:
+            state, unsent, _ = load_room.tcp_sockets(live.port).get(peer, ("gone", 0, 0))
+            assert time.monotonic() - dropped < 3.0, (
+                f"dropped ({reason}) {time.monotonic() - dropped:.1f} s ago, the server's side is still {state} with "
+                f"{unsent} bytes unsent; the server holds its descriptor: {inode in load_room.open_fds()['socket_inodes']}"
+            )
+            time.sleep(0.05)
+        sleeper.close()
 
 
 @within(60)

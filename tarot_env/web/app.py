@@ -25,6 +25,8 @@ import functools
 import json
 import logging
 import re
+import socket
+import struct
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -48,7 +50,7 @@ from tarot_env.web.db import Store
 from tarot_env.web.dealing import DealJob, check_game
 from tarot_env.web.game_end import GameResult
 from tarot_env.web.memory import give_back
-from tarot_env.web.people import RoomError, User
+from tarot_env.web.people import RoomError, User, check_name
 from tarot_env.web.robots import RobotJob
 from tarot_env.web.room import Room, Table
 from tarot_env.web.seats import ROBOTS
@@ -60,7 +62,6 @@ RECORD_ID_MAX = 2**63 - 1
 log = logging.getLogger("tarot_env.web")
 #: the longest message a browser may send (bytes): every legal message is far shorter
 MAX_MESSAGE = 4096
-NAME_MAX = 24
 
 # field: (accepted types, required). Ranges and strings are checked in check_message.
 MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
@@ -85,27 +86,6 @@ MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 
 class MessageError(ValueError):
     """A message that is not one of the protocol's: the reason, sent back as an error."""
-
-
-def check_name(name: str) -> str:
-    """A display name: 1 to 24 printable characters, spaces trimmed. It is shown with textContent on the
-    page (never as HTML), but control characters and line breaks are refused here as well."""
-    name = " ".join(name.split())
-    if not 1 <= len(name) <= NAME_MAX:
-        raise MessageError(f"a name has 1 to {NAME_MAX} characters, got {len(name)}")
-    if not name.isprintable():
-        raise MessageError("a name has printable characters only")
-    if _RESERVED.search(name) or any(mark in name for mark in _MARKS):
-        raise MessageError(
-            f"the name {name!r} is reserved: a name may not contain the words robot or bot, nor the page's marks "
-            f"{' '.join(_MARKS)} (it would pass for a robot or a table's owner); choose another"
-        )
-    return name
-
-
-#: names that would pass for a robot ("robot 1 (rules)") or carry the owner's star ("★Alice")
-_RESERVED = re.compile(r"\b(ro)?bots?\b", re.IGNORECASE)
-_MARKS = ("★", "☆", "✪", "✩", "✭", "⭐")
 
 
 #: how a refusal names what a field must be
@@ -158,8 +138,11 @@ def check_message(text: str | bytes) -> dict[str, Any]:
             raise MessageError(f"{kind}: {key} {value} is out of range (-1 to 1000000)")
         if isinstance(value, str) and len(value) > 100:
             raise MessageError(f"{kind}: {key} is too long ({len(value)} characters; at most 100)")
-    if kind == "hello" and "name" in data:
-        data["name"] = check_name(data["name"])
+    if kind == "hello" and "name" in data:  # the one check of a name (:func:`~tarot_env.web.people.check_name`)
+        try:
+            data["name"] = check_name(data["name"])
+        except RoomError as err:
+            raise MessageError(f"hello: {err}") from None
     if kind == "robot" and data["robot"] is not None and data["robot"] not in ROBOTS:
         raise MessageError(f"robot: unknown robot {data['robot'][:30]!r}; the robots are {', '.join(ROBOTS)}")
     if kind == "create" and not re.fullmatch(r"[a-z_0-9]+", data["env"]):
@@ -667,21 +650,45 @@ class Server:
 
     async def drop(self, client: Client, why: str) -> None:
         """End a connection (silent, or not reading): it is a disconnection (the robot takes the seat at
-        once), and the socket is closed without waiting on the browser for more than a second."""
+        once), and the socket is closed at once (:meth:`_end`)."""
         if client.dropped:
             return
         client.dropped = True
         await self._end(client, why)
 
     async def _end(self, client: Client, why: str) -> None:
+        """Every drop ends here (a queue that overflowed, a silent connection, a send stuck): the person is
+        away, the connection's tasks stop, and its socket is closed, aborted rather than closed.
+
+        Why abort: a client that does not read leaves the server's data in its kernel send buffer (up to
+        4 MB here) and then in asyncio's own write buffer. ``transport.close()`` (what the server stack calls
+        once the handler returns, uvicorn whichever its WebSocket implementation) waits to flush that
+        buffer first, and it never flushes: the socket stayed ESTABLISHED, its descriptor and its data
+        held, for as long as the client kept the connection open (issue 41: minutes, 82 MB). The close
+        frame itself waits for the buffer to drain (the wait below then timed out). When asyncio's buffer
+        happened to be empty, the close did go out, and the kernel then kept the orphaned socket in
+        FIN_WAIT1 with megabytes unsent. So the socket is reset: ``SO_LINGER`` 0 (the kernel drops what it
+        holds) and ``transport.abort()`` (asyncio drops its buffer and closes the socket now, without the
+        flush ``close()`` waits for). A client that does not read has no use for what was queued for it; a
+        page that does read gets the close frame first when it could go out at once, and reconnects."""
+        transport = _transport(client.ws)
+        if transport is not None:  # first, before anything awaits: whichever close comes next resets
+            sock = transport.get_extra_info("socket")  # (ours below, or the server stack's once the handler returns)
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         log.info("tarot serve: connection from %s dropped: %s", client.address, why)
         await self.gone(client)
         if client.writer is not None:
             client.writer.cancel()
         if client.reader is not None and client.reader is not asyncio.current_task():
             client.reader.cancel()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(client.ws.close(code=1001, reason=why[:100]), timeout=1.0)
+        if transport is None or not transport.get_write_buffer_size():
+            # nothing waits in asyncio's buffer: the close frame (with why) goes out at once
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.ws.close(code=1001, reason=why[:100]), timeout=1.0)
+        if transport is not None:
+            transport.abort()
 
     async def gone(self, client: Client) -> None:
         """A connection has ended (closed, or dropped; once only): when it was the person's last, each
@@ -953,6 +960,18 @@ class Server:
                 about = _about(text)
                 failed = f"the server failed to answer this {about or 'message'}; try again"
                 self.post(client, {"type": "error", "message": failed, "about": about})
+
+
+def _transport(ws: WebSocket) -> Any:
+    """The asyncio transport under ``ws``, or None where there is none to be found (Starlette's TestClient).
+    ASGI gives an application no handle on its socket; uvicorn's WebSocket protocols (``websockets``,
+    ``websockets-sansio`` and ``wsproto``) pass their own bound method as ``receive`` and keep the
+    connection's transport as their ``transport``: :meth:`Server._end` aborts it."""
+    owner = getattr(getattr(ws, "_receive", None), "__self__", None)
+    transport = getattr(owner, "transport", None)
+    if callable(getattr(transport, "abort", None)) and callable(getattr(transport, "get_write_buffer_size", None)):
+        return transport
+    return None
 
 
 def _about(text: str | bytes) -> str | None:

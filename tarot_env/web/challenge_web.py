@@ -6,13 +6,14 @@ bot at the other seats answering at once. So it needs no clock and no WebSocket:
 answered with the deal as the person's seat sees it, built by :func:`tarot_env.web.views.deal_view`
 (never another seat's hidden cards).
 
-    POST /api/challenge/start  {"token": ...} or {"name": ...}, "table"?   a deal (the one in progress, or the next)
-    POST /api/challenge/move   {"token": ..., "action": <action id>}      a move; the robots answer at once
-    POST /api/challenge/state  {"token": ...}                             the deal in progress
-    GET  /challenge                                                       the page
+    POST /api/challenge/start  {"token"?, "name"?, "table"?}          a deal (the one in progress, or the next)
+    POST /api/challenge/move   {"token": ..., "action": <action id>}  a move; the robots answer at once
+    POST /api/challenge/state  {"token": ...}                         the deal in progress
+    GET  /challenge                                                   the page
 
 A person is his room token (the page keeps it in localStorage as the room's page does); with a name
-and no token a new person is made and his token returned. The deal offered is the first the person
+and no token a new person is made (the room's name check; a taken name is a 409 that names it), with
+neither a guest with a name nobody has, and the new person's token and name are returned. The deal offered is the first the person
 has not started, of the first table with baselines (French Tarot for 4 players first); its seat is
 the one fewest people have started in, so people pile up on the same (deal, seat) and can be
 compared. A deal counts as the person's once started (a person who leaves a bad deal does not get it
@@ -25,6 +26,7 @@ from __future__ import annotations
 import datetime
 import functools
 import json
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -43,13 +45,14 @@ from tarot_env import challenge as C
 from tarot_env.errors import IllegalActionError
 from tarot_env.moves import refusal
 from tarot_env.tables import facts
+from tarot_env.web.people import RoomError, check_name
 from tarot_env.web.views import deal_view, refusal_words
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("tarot_env.web")
 MAX_BODY = 4096
 #: the most deals in progress kept in memory: past it the oldest is dropped (it stays started: not offered again)
 MAX_SESSIONS = 1000
-NAME_MAX = 24
 #: the fields of each request: name -> (types, required)
 REQUESTS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "start": {"token": ((str,), False), "name": ((str,), False), "table": ((str,), False)},
@@ -175,14 +178,6 @@ def check_request(kind: str, body: bytes) -> dict[str, Any]:
     return data
 
 
-def check_name(name: str) -> str:
-    """A new person's name, as the room checks it: 1 to 24 printable characters."""
-    name = " ".join(name.split())
-    if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
-        raise ChallengeError(f"a name has 1 to {NAME_MAX} printable characters, got {json.dumps(name)[:40]}")
-    return name
-
-
 class ChallengeService:
     """The challenge sessions of one server: who plays which deal, the moves, the results.
 
@@ -209,17 +204,31 @@ class ChallengeService:
         self.lock = threading.Lock()  # requests run in worker threads: one change at a time
 
     # ----------------------------------------------------------------------------- people
-    def person(self, data: dict[str, Any]) -> tuple[Any, str | None]:
-        """The person of the request, and his token when he was made now (from a name)."""
+    def person(self, data: dict[str, Any], new: bool = False) -> tuple[Any, str | None]:
+        """The person of the request, and his token when he was made now (``new``: a start without a token).
+
+        A start with a name makes a person of that name, checked as the room's hello checks it
+        (:func:`~tarot_env.web.people.check_name`; refused: 400) and free (taken: 409, naming it); a start
+        with no name (or a blank one) makes a guest with a name nobody has (:meth:`Store.new_guest`), so a
+        new visitor who types nothing just plays (the page used to send "guest", taken after the first)."""
         token = data.get("token")
-        if token:
-            user = self.db(self.store.user_by_token, token)
+        if token or not new:
+            user = self.db(self.store.user_by_token, token) if token else None
             if user is None:
-                raise ChallengeError("unknown token: open the room's page to get one, or send a name instead", 403)
+                raise ChallengeError("unknown token: open the room's page to get one, or start with a name instead", 403)
             return user, None
-        if "name" not in data:
-            raise ChallengeError("start: give your token (from the room's page) or a name to play as a new person")
-        user = self.db(self.store.new_user, check_name(data["name"]))
+        name = (data.get("name") or "").strip()
+        if not name:
+            user = self.db(self.store.new_guest)
+            return user, user.token
+        try:
+            name = check_name(name)
+        except RoomError as err:
+            raise ChallengeError(f"start: {err}") from None
+        try:
+            user = self.db(self.store.new_user, name)
+        except RoomError as err:  # taken (the name was checked above)
+            raise ChallengeError(f"start: {err}, or leave the name empty to play as a new guest", 409) from None
         return user, user.token
 
     # ----------------------------------------------------------------------------- deals
@@ -242,7 +251,7 @@ class ChallengeService:
         raise ChallengeError("you have played every deal of the challenge" + (f" at {table}" if table else ""), 409)
 
     def start(self, data: dict[str, Any]) -> dict[str, Any]:
-        user, new_token = self.person(data)
+        user, new_token = self.person(data, new=True)
         with self.lock:
             session = self.sessions.get(user.id)
             if session is None or session.game.over or (data.get("table") not in (None, session.game.table)):
@@ -256,12 +265,13 @@ class ChallengeService:
                     del self.sessions[next(iter(self.sessions))]
                 self._finish_if_over(session)
             out = self.view(session)
-        if new_token is not None:
+        if new_token is not None:  # a new person: his token (the page keeps it) and the name he got
             out["token"] = new_token
+            out["name"] = user.name
         return out
 
     def session_of(self, data: dict[str, Any]) -> Session:
-        user, _ = self.person(data)
+        user, _ = self.person(data)  # a move or a state: a known token, never a new person
         session = self.sessions.get(user.id)
         if session is None:
             raise ChallengeError("no challenge deal in progress: start one (POST /api/challenge/start)", 404)
@@ -347,6 +357,9 @@ def challenge_routes(
                 return JSONResponse(await run_in_threadpool(method, data))  # the database and the robots off the event loop
             except (ChallengeError, C.ChallengeError) as err:
                 return JSONResponse({"error": str(err), "about": kind}, status_code=getattr(err, "status", 400))
+            except Exception:  # a fault of the server's: said in words and in JSON (a bare 500 was not JSON), and logged
+                log.exception("tarot serve: a challenge %s failed", kind)
+                return JSONResponse({"error": f"the server failed to answer this {kind}; try again", "about": kind}, status_code=500)
 
         return answer
 

@@ -36,7 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.pool import StaticPool
 
-from tarot_env.web.people import START_CHIPS, RoomError, User
+from tarot_env.web.people import START_CHIPS, RoomError, User, check_name
 
 metadata = MetaData()
 
@@ -157,7 +157,9 @@ class Store:
             raise RoomError(f"the name {name!r} is taken (by {holder[1]!r}: names are unique, whatever their case); choose another")
 
     def new_user(self, name: str) -> User:
-        """A new person; :class:`RoomError` when his name is another's."""
+        """A new person; :class:`RoomError` when his name is refused (:func:`~tarot_env.web.people.check_name`:
+        checked here too, so that no caller makes a person the room's hello would refuse) or another's."""
+        name = check_name(name)
         self.check_name_free(name)
         token = secrets.token_urlsafe(24)
         with self.engine.begin() as c:
@@ -174,7 +176,8 @@ class Store:
         raise RoomError("no free guest name was found: say hello with a name")
 
     def rename(self, user: User, name: str) -> None:
-        """``user`` takes ``name`` (:class:`RoomError` when it is another's); his old name is free again."""
+        """``user`` takes ``name`` (:class:`RoomError` when it is refused or another's); his old name is free again."""
+        name = check_name(name)
         self.check_name_free(name, user.id)
         names = self._names()
         if names.get(name_key(user.name), (None,))[0] == user.id:

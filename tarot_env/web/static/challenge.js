@@ -1,6 +1,7 @@
 // The duplicate challenge's page (tarot_env/web/challenge_web.py): one fixed deal against robots, then the
 // comparison with the agents and the people who played it. Every server string goes into the page as text
 // (textContent, text nodes), never as HTML. The person is the room's token, kept in localStorage.
+import { postJSON } from "./answer.js";
 import { face as cardFace } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,16 +14,8 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-async function call(kind, body) {
-  const response = await fetch(`/api/challenge/${kind}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const data = await response.json();
-  if (!response.ok) throw Object.assign(new Error(data.error || "the server refused"), { status: response.status });
-  return data;
-}
+// the server's answer, or an Error in the server's own words (never a JSON parse error: answer.js)
+function call(kind, body) { return postJSON(`/api/challenge/${kind}`, body); }
 
 function token() { return localStorage.getItem("tarot-token"); }
 
@@ -135,13 +128,14 @@ function render(data) {
 
 async function start() {
   showError("");
-  const body = token() ? { token: token() } : { name: $("name").value || "guest" };
+  // no token and no name typed: the server makes a guest with a name nobody has (and says which)
+  const body = token() ? { token: token() } : { name: $("name").value.trim() };
   const table = new URLSearchParams(location.search).get("table"); // /challenge?table=ottocento_v0: that table's deals
   if (table) body.table = table;
   try {
     const data = await call("start", body);
-    if (data.token) localStorage.setItem("tarot-token", data.token);
-    if (body.name) localStorage.setItem("tarot-name", body.name);
+    if (data.token) { localStorage.setItem("tarot-token", data.token); $("name-label").hidden = true; }
+    if (data.name) localStorage.setItem("tarot-name", data.name); // the name the server gave (a guest's, when none was typed)
     render(data);
   } catch (err) {
     $("intro").hidden = false;

@@ -531,18 +531,19 @@ function renderCancel(t) {
 }
 
 // ------------------------------------------------------------------------------------- play now
-// The first page's one button: a guest (the name typed, or "Guest" and a number) enters, creates a French
-// Tarot table for four, seats three robots (the welcome's first: the rule-based one) and starts the deal,
-// one request per table message.
+// The first page's one button: a guest (the name typed, or one the server gives: "Guest" and a number nobody
+// has) enters, creates a French Tarot table for four, seats three robots (the welcome's first: the
+// rule-based one) and starts the deal, one request per table message. No name is drawn here: a number drawn
+// by the page could be taken (the hello was then refused), and a returning person's token would have been
+// renamed to it; the welcome says the name the server gave.
 let quickGame = null; // null, "hello" (waiting for the welcome), "create" (seating robots, then starting)
 
 function playNow() {
   quickGame = "hello";
   if (me) { quickGame = "create"; send({ type: "create", env: "french_tarot_v0", players: 4 }); return; }
   const typed = $("name").value.trim();
-  const name = typed || `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
-  localStorage.setItem("tarot-name", name);
-  send({ type: "hello", name, ...(localStorage.getItem("tarot-token") ? { token: localStorage.getItem("tarot-token") } : {}) });
+  const token = localStorage.getItem("tarot-token");
+  send({ type: "hello", ...(typed ? { name: typed } : {}), ...(token ? { token } : {}) });
 }
 
 function quickStep(t) {
