@@ -38,13 +38,13 @@ Strategy, decision by decision:
 The bot plays in the training rollouts, many tables at once, so it is compiled as the engine is
 (:mod:`tarot_env._jit`): each decision is a function of one observation row and its mask,
 written once with plain loops over the card ids, which numba compiles (:func:`act_rows` decides
-a whole batch in one compiled call, a few µs a decision where the NumPy version took ~60 µs), and
+a whole batch in one compiled call, a few µs a decision, docs/performance.md), and
 which runs as plain Python when the compiled path is off (``TAROT_ENV_JIT=0``). The kernels read
 the observation's fields at the offsets :func:`tarot_env.encoding.french.layout` gives them by
 name (:func:`field_offsets`). A set of cards (the legal cards, the cards still out) is a bool
 array over the 78 card ids, and every choice scans the ids in increasing order, keeping the
-first best card: the ties fall as they did in the NumPy version (``min``/``max`` over the card
-ids in order), whose decisions ``tests/test_french_rules_compiled.py`` checks these against.
+first best card (the lowest id among equals): the decisions are those recorded in
+``tests/data/bot_golden.json``, which ``tests/test_french_rules_compiled.py`` checks these against.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from functools import cache
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.french import CALLABLE, EXCUSE, FRENCH_DECK, IS_TRUMP, NUM_CARDS, PETIT, RANKS, TWENTY_ONE
 from tarot_env.encoding.french import layout
 from tarot_env.rules.french import actions as A
@@ -122,14 +122,17 @@ def num_players_of(observation_size: int) -> int:
 # ---------------------------------------------------------------------------------------------
 # Cards and seats
 # ---------------------------------------------------------------------------------------------
+@kernel(inline=True)
 def _suit_range(s):
     """The card ids of suit ``s`` (``lo``, ``hi`` exclusive): a plain suit, else the trumps (the
-    Excuse's suit is read as the trumps', as the masters of the NumPy version did)."""
+    Excuse's suit is read as the trumps': :func:`_is_master` judges the Excuse against the
+    trumps still out, as the recorded decisions do)."""
     if s < 4:
         return s * SUIT_SIZE, s * SUIT_SIZE + SUIT_SIZE
     return FIRST_TRUMP, LAST_TRUMP + 1
 
 
+@kernel(inline=True)
 def _count(cards, lo, hi):
     """How many of the card ids ``lo`` .. ``hi - 1`` are in ``cards`` (any nonzero value)."""
     k = 0
@@ -139,6 +142,7 @@ def _count(cards, lo, hi):
     return k
 
 
+@kernel(inline=True)
 def _side(slot, seats):
     """+1 a partner (or me), -1 an opponent, 0 unknown (5 players, before the partner is known).
 
@@ -160,6 +164,7 @@ def _side(slot, seats):
     return 1 if slot_attacks == i_attack else -1
 
 
+@kernel(inline=True)
 def _is_master(c, out):
     """No card still out can beat ``c`` in its own suit (trumps: no higher trump out)."""
     lo, hi = _suit_range(SUIT[c])
@@ -170,6 +175,7 @@ def _is_master(c, out):
     return higher == 0
 
 
+@kernel(inline=True)
 def _lead_suit(trick):
     """The suit to follow: that of the first card that is not the Excuse (-1 if none yet).
     ``trick`` holds the ``(slot, card)`` rows of the current trick, in play order."""
@@ -179,6 +185,7 @@ def _lead_suit(trick):
     return -1
 
 
+@kernel(inline=True)
 def _beats(c, best, suit):
     """Whether card ``c`` beats the trick's best card ``best`` (-1: no card yet) when ``suit`` is led."""
     if c == EXCUSE:
@@ -190,6 +197,7 @@ def _beats(c, best, suit):
     return not IS_TRUMP[best] and SUIT[c] == suit and SUIT[best] == suit and RANK[c] > RANK[best]
 
 
+@kernel(inline=True)
 def _trick_winner(trick):
     """(slot, card) winning the trick so far, (-1, -1) if no card but the Excuse."""
     suit = _lead_suit(trick)
@@ -200,6 +208,7 @@ def _trick_winner(trick):
     return slot, best
 
 
+@kernel
 def _secure(c, suit, seats, on_trick, out):
     """Whether ``c``, if it wins the trick now, keeps it: nobody after me can take it from us.
 
@@ -220,6 +229,7 @@ def _secure(c, suit, seats, on_trick, out):
     return _count(out, FIRST_TRUMP, LAST_TRUMP + 1) == 0 or suit_out >= 2 * enemies
 
 
+@kernel
 def _side_won_all(winners, num_tricks, seats):
     """Whether my side has won every trick so far (then the Excuse wins the last trick);
     ``winners`` is the observation's field (one row of relative slots per trick)."""
@@ -235,6 +245,7 @@ def _side_won_all(winners, num_tricks, seats):
     return any_done
 
 
+@kernel
 def _cheapest(cards):
     """The card of ``cards`` that costs least to give away: fewest points, then lowest (the Petit kept last)."""
     best, best_key = -1, (0, 0, 0, 0)
@@ -246,6 +257,7 @@ def _cheapest(cards):
     return best
 
 
+@kernel
 def _smear(cards):
     """The card of ``cards`` to give a trick a partner wins for sure: the Petit first (saved),
     then the most points (kings, queens...), keeping the 21, which cannot be lost and wins a
@@ -259,29 +271,17 @@ def _smear(cards):
     return best
 
 
-_suit_range = njit(_suit_range, inline=True) or _suit_range
-_count = njit(_count, inline=True) or _count
-_side = njit(_side, inline=True) or _side
-_is_master = njit(_is_master, inline=True) or _is_master
-_lead_suit = njit(_lead_suit, inline=True) or _lead_suit
-_beats = njit(_beats, inline=True) or _beats
-_trick_winner = njit(_trick_winner, inline=True) or _trick_winner
-_secure = njit(_secure) or _secure
-_side_won_all = njit(_side_won_all) or _side_won_all
-_cheapest = njit(_cheapest) or _cheapest
-_smear = njit(_smear) or _smear
-
-
 # ---------------------------------------------------------------------------------------------
 # Hand evaluation and bidding
 # ---------------------------------------------------------------------------------------------
+@kernel
 def _hand_points(hand):
     """Club point count of a hand, scaled to 18 cards (the 4-player hand).
 
     Bouts win tricks and count double at the end, trumps control the play, kings and long
     suits make tricks, voids and singletons let the trumps ruff. Every term is a multiple of
-    one half, so the float64 sum is exact, and the scaling is done as the NumPy version did
-    it (``pts * 18.0 / cards``): the thresholds compare the same numbers."""
+    one half, so the float64 sum is exact, and the scaling is ``pts * 18.0 / cards`` in that
+    order: the thresholds compare exactly the numbers the recorded decisions were made with."""
     n_cards = _count(hand, 0, NUM_CARDS)
     n_trumps = _count(hand, FIRST_TRUMP, LAST_TRUMP + 1)
     pts = 0.0
@@ -315,6 +315,7 @@ def _hand_points(hand):
     return pts * 18.0 / max(n_cards, 1)
 
 
+@kernel
 def _choose_bid(hand, m, n):
     """The highest legal contract the hand's point count supports, else pass."""
     pts = _hand_points(hand)
@@ -324,13 +325,10 @@ def _choose_bid(hand, m, n):
     return BID  # pass
 
 
-_hand_points = njit(_hand_points) or _hand_points
-_choose_bid = njit(_choose_bid) or _choose_bid
-
-
 # ---------------------------------------------------------------------------------------------
 # Call, écart, chelem, poignée, show
 # ---------------------------------------------------------------------------------------------
+@kernel
 def _choose_call(hand, m):
     """Call a card it does not hold (kings first): the suit where it holds the queen, then the shortest."""
     best, best_key = -1, (0, 0, 0, 0, 0)
@@ -346,6 +344,7 @@ def _choose_call(hand, m):
     return CALL + best
 
 
+@kernel
 def _choose_discard(hand, m, hand_size):
     """One écart card: void the shortest kingless suit (high cards first), else shed unguarded points.
 
@@ -385,6 +384,7 @@ def _choose_discard(hand, m, hand_size):
     return DISCARD + best
 
 
+@kernel
 def _choose_chelem(hand, m, hand_size):
     """Announce a chelem only with an overwhelming hand: the 21 and 20, trumps for nearly
     every trick, and no plain card but kings."""
@@ -397,6 +397,7 @@ def _choose_chelem(hand, m, hand_size):
     return CHELEM if overwhelming and m[CHELEM] else NO_CHELEM
 
 
+@kernel
 def _choose_poignee(m):
     """The largest poignée it may declare (the bonus goes to the winning side)."""
     for k in range(2, -1, -1):
@@ -405,6 +406,7 @@ def _choose_poignee(m):
     return NO_POIGNEE
 
 
+@kernel
 def _choose_show(m):
     """Show its smallest plain trumps first; the 21, the Petit (its place would be hunted) and the Excuse last."""
     best, best_key = -1, (0, 0)
@@ -425,16 +427,10 @@ def _choose_show(m):
     return SHOW + best
 
 
-_choose_call = njit(_choose_call) or _choose_call
-_choose_discard = njit(_choose_discard) or _choose_discard
-_choose_chelem = njit(_choose_chelem) or _choose_chelem
-_choose_poignee = njit(_choose_poignee) or _choose_poignee
-_choose_show = njit(_choose_show) or _choose_show
-
-
 # ---------------------------------------------------------------------------------------------
 # Card play
 # ---------------------------------------------------------------------------------------------
+@kernel
 def _excuse_now(cards, hand, trick, seats, out, winners, num_tricks):
     """Play the Excuse now? Before the last trick at the latest (unless it would win a chelem's
     last trick), or rather than give the opponents the Petit or a king. ``cards``: the legal
@@ -457,6 +453,7 @@ def _excuse_now(cards, hand, trick, seats, out, winners, num_tricks):
     return VALUE[_cheapest(cards)] >= 7
 
 
+@kernel
 def _choose_follow(cards, trick, seats, out):
     """A card to a trick already started (``cards``: the legal cards but the Excuse)."""
     suit = _lead_suit(trick)
@@ -488,6 +485,7 @@ def _choose_follow(cards, trick, seats, out):
     return cost
 
 
+@kernel(inline=True)
 def _lowest_trump(cards, skip_petit):
     """The lowest trump of ``cards`` (but the Petit when ``skip_petit``), -1 if none."""
     for c in range(FIRST_TRUMP, LAST_TRUMP + 1):
@@ -496,6 +494,7 @@ def _lowest_trump(cards, skip_petit):
     return -1
 
 
+@kernel
 def _choose_lead(cards, excuse_legal, hand, seats, out):
     """A card to lead (``cards``: the legal cards but the Excuse): the master Petit, then the
     taker's trump draw, masters, the longest suit."""
@@ -559,15 +558,10 @@ def _choose_lead(cards, excuse_legal, hand, seats, out):
     return _lowest_trump(cards, skip_petit)
 
 
-_excuse_now = njit(_excuse_now) or _excuse_now
-_choose_follow = njit(_choose_follow) or _choose_follow
-_lowest_trump = njit(_lowest_trump, inline=True) or _lowest_trump
-_choose_lead = njit(_choose_lead) or _choose_lead
-
-
 # ---------------------------------------------------------------------------------------------
 # One observation row, and a batch of them
 # ---------------------------------------------------------------------------------------------
+@kernel(inline=True)
 def _first_slot(o, at, n):
     """The first relative slot marked in the one-hot field of ``n`` slots at offset ``at``, -1 if none."""
     for s in range(n):
@@ -576,6 +570,7 @@ def _first_slot(o, at, n):
     return -1
 
 
+@kernel(inline=True)
 def _seats(o, offsets, n):
     """``(n, taker, partner, alone)`` as the observation tells them (relative slots, -1 unknown;
     ``partner`` and ``alone`` only with 5 players, where the observation has them)."""
@@ -587,6 +582,7 @@ def _seats(o, offsets, n):
     return n, taker, partner, alone
 
 
+@kernel
 def _read_trick(o, offsets, n):
     """The current trick as ``(slot, card)`` rows in play order: the players who have played to it
     are the ones just before me, slots n-k .. n-1, so the rows go by slot, then by card."""
@@ -601,6 +597,7 @@ def _read_trick(o, offsets, n):
     return trick
 
 
+@kernel
 def _cards_out(o, offsets, n):
     """The cards still held by the other players (or unseen in a chien nobody looked at): not in
     my hand, not played by anyone, not in the écart as I know it."""
@@ -615,6 +612,7 @@ def _cards_out(o, offsets, n):
     return out
 
 
+@kernel
 def _choose_play(o, m, offsets, n, num_tricks):
     """A card to play: the Excuse when due, else a lead or a follow."""
     cards = np.zeros(NUM_CARDS, dtype=np.bool_)  # the legal cards but the Excuse
@@ -641,6 +639,7 @@ def _choose_play(o, m, offsets, n, num_tricks):
     return PLAY + _choose_follow(cards, trick, seats, out)
 
 
+@kernel
 def _decide_row(o, m, offsets, n, hand_size, num_tricks):
     """The bot's action for one observation row ``o`` and its mask ``m``; -1 for a mask with no
     legal action. The decision asked is told by the first legal action (each phase has its range)."""
@@ -669,6 +668,7 @@ def _decide_row(o, m, offsets, n, hand_size, num_tricks):
     return _choose_show(m)
 
 
+@kernel
 def act_rows(obs, masks, offsets, n, hand_size, num_tricks):
     """The bot's action for every row of ``obs`` (B, D) int8 and ``masks`` (B, A) bool, as (B,)
     int64 (-1 for a row with no legal action). ``offsets``: :func:`field_offsets` of the ``n``
@@ -678,15 +678,6 @@ def act_rows(obs, masks, offsets, n, hand_size, num_tricks):
     for i in range(obs.shape[0]):
         actions[i] = _decide_row(obs[i], masks[i], offsets, n, hand_size, num_tricks)
     return actions
-
-
-_first_slot = njit(_first_slot, inline=True) or _first_slot
-_seats = njit(_seats, inline=True) or _seats
-_read_trick = njit(_read_trick) or _read_trick
-_cards_out = njit(_cards_out) or _cards_out
-_choose_play = njit(_choose_play) or _choose_play
-_decide_row = njit(_decide_row) or _decide_row
-act_rows = njit(act_rows) or act_rows
 
 
 # ---------------------------------------------------------------------------------------------

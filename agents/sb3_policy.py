@@ -100,7 +100,7 @@ class MaskedSoftmaxPolicy(MaskableActorCriticPolicy):
 
     ``MaskableCategorical`` builds a torch ``Categorical`` (a ``logsumexp`` over the actions) three
     times per rollout step and draws with ``multinomial``: on French Tarot (4 players, 256 tables)
-    that was a quarter of the rollout's time. Here the illegal actions' logits are set to -1e8 (as
+    that is a quarter of the rollout's time. Here the illegal actions' logits are set to -1e8 (as
     sb3-contrib does), one ``log_softmax`` gives every log-probability, a draw inverts the cumulative
     distribution (:func:`draw`) and the entropy is ``-sum p log p`` over the legal actions: the same distribution, the same
     log-probabilities, entropies and gradients as the parent's (tests/test_sb3_policy.py checks

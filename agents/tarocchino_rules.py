@@ -39,8 +39,8 @@ Strategy, decision by decision:
 
 **Compiled.** The bot is the opponent of training (experiments/train.py), so its decisions are
 the rollouts' hot path: :meth:`TarocchinoRuleAgent.act` decides a whole batch in one call of
-:func:`_act_rows`, a loop over the rows written once as plain Python (the ``*_py`` functions
-below, over one observation row and mask) and compiled by numba (:func:`tarot_env._jit.njit`);
+:func:`_act_rows`, a loop over the rows written once as plain Python (the functions below,
+over one observation row and mask) and compiled by numba (:func:`tarot_env._jit.kernel`);
 with ``TAROT_ENV_JIT=0`` the same functions run as Python. The kernel reads the observation's
 fields at the offsets of the encoder's layout, looked up by name (``off[F_HAND]``, the
 ``F_*`` indices of :mod:`tarot_env.encoding.bolognese`), and what tells the games apart as
@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import ANGELO, BOLOGNESE_DECK, IS_TRUMP, LUNA, MATTO, MONDO, MORO_STRENGTH, NUM_CARDS, SOLE, SUIT_SIZE
 from tarot_env.cards.deck import TRUMP_SUIT
 from tarot_env.encoding.bolognese import (
@@ -152,15 +152,14 @@ MAX_SEATS = 6
 
 
 # ====================================================================== reading the observation row
-def _on_py(obs, at):
+@kernel(inline=True)
+def _on(obs, at):
     """Whether the observation's value at ``at`` is set (the bot reads it as a bool)."""
     return obs[at] != 0
 
 
-_on = njit(_on_py, inline=True) or _on_py
-
-
-def _one_hot_py(obs, at, length, default):
+@kernel(inline=True)
+def _one_hot(obs, at, length, default):
     """The index a one-hot field marks (the first largest value), ``default`` when it is all 0."""
     best = 0
     marked = False
@@ -172,10 +171,8 @@ def _one_hot_py(obs, at, length, default):
     return best if marked else default
 
 
-_one_hot = njit(_one_hot_py, inline=True) or _one_hot_py
-
-
-def _number_py(obs, at, bits):
+@kernel(inline=True)
+def _number(obs, at, bits):
     """A number the encoder wrote in binary, least significant bit first."""
     v = 0
     for i in range(bits):
@@ -183,10 +180,8 @@ def _number_py(obs, at, bits):
     return v
 
 
-_number = njit(_number_py, inline=True) or _number_py
-
-
-def _partners_py(obs, off, n, sides, partner):
+@kernel
+def _partners(obs, off, n, sides, partner):
     """Marks the player's partners (relative seats) in ``partner``: the seat opposite in a game of
     two sides of two, the other two against a soloist, nobody where each plays for himself or
     before a soloist is known."""
@@ -202,10 +197,8 @@ def _partners_py(obs, off, n, sides, partner):
                     partner[s] = True
 
 
-_partners = njit(_partners_py) or _partners_py
-
-
-def _pile_py(obs, off, n, partner, pile):
+@kernel
+def _pile(obs, off, n, partner, pile):
     """The side's pile into ``pile``: the player's own discards and the cards he and his partners won."""
     for c in range(NUM_CARDS):
         pile[c] = _on(obs, off[F_DISCARD] + c) or _on(obs, off[F_WON] + c)
@@ -214,19 +207,15 @@ def _pile_py(obs, off, n, partner, pile):
                 pile[c] = True
 
 
-_pile = njit(_pile_py) or _pile_py
-
-
 # ====================================================================== combinations
-def _points_py(cards, L, L2):
+@kernel(inline=True)
+def _points(cards, L, L2):
     """The combination points of ``cards`` (cricche and sequences, §6), as a hand's end counts them."""
     return combination_points_row(cards, MORI, DOUBLING, L, L2)
 
 
-_points = njit(_points_py, inline=True) or _points_py
-
-
-def _points_if_py(cards, c, held, L, L2):
+@kernel
+def _points_if(cards, c, held, L, L2):
     """The combination points of ``cards`` were card ``c`` held (``held=True``) or not
     (``False``); ``cards`` is left as it was."""
     had = cards[c]
@@ -236,11 +225,9 @@ def _points_if_py(cards, c, held, L, L2):
     return v
 
 
-_points_if = njit(_points_if_py) or _points_if_py
-
-
 # ====================================================================== claims, declarations, auction
-def _first_legal_py(mask):
+@kernel(inline=True)
+def _first_legal(mask):
     """The first legal action."""
     for a in range(mask.shape[0]):
         if mask[a]:
@@ -248,10 +235,8 @@ def _first_legal_py(mask):
     return -1
 
 
-_first_legal = njit(_first_legal_py, inline=True) or _first_legal_py
-
-
-def _claim_py(mask, claim_value, game):
+@kernel
+def _claim(mask, claim_value, game):
     """Claim, unless the window offers less than the target (``wrong_claim="loses"`` may)."""
     ok = game[G_HAS_TARGET] == 0 or claim_value >= game[G_TARGET]
     if ok and mask[A_CLAIM]:
@@ -259,10 +244,8 @@ def _claim_py(mask, claim_value, game):
     return A_NO_CLAIM if mask[A_NO_CLAIM] else A_CLAIM
 
 
-_claim = njit(_claim_py) or _claim_py
-
-
-def _hand_strength_py(hand, L, L2):
+@kernel
+def _hand_strength(hand, L, L2):
     """Terziglio hand strength: trumps (the high ones more), Kings, figures, voids, combinations."""
     s = 0.0
     for c in range(NUM_CARDS):
@@ -281,10 +264,8 @@ def _hand_strength_py(hand, L, L2):
     return s
 
 
-_hand_strength = njit(_hand_strength_py) or _hand_strength_py
-
-
-def _auction_py(mask, hand, knobs, L, L2):
+@kernel
+def _auction(mask, hand, knobs, L, L2):
     """Terziglio: ``di_mio`` from a very strong hand, ``posso`` from a strong one, else pass; a
     ``posso`` is opposed only with a very strong hand."""
     s = _hand_strength(hand, L, L2)
@@ -301,11 +282,9 @@ def _auction_py(mask, hand, knobs, L, L2):
     return _first_legal(mask)
 
 
-_auction = njit(_auction_py) or _auction_py
-
-
 # ====================================================================== discards, the Matto exchange
-def _discard_py(mask, hand, L, L2):
+@kernel
+def _discard(mask, hand, L, L2):
     """The card to discard: breaking a combination costs 2.5 a point, a trump 20 and more; among
     the rest, a low card of a short suit (voiding it) or a lone unprotected figure goes first."""
     whole = _points(hand, L, L2)
@@ -337,10 +316,8 @@ def _discard_py(mask, hand, L, L2):
     return best
 
 
-_discard = njit(_discard_py) or _discard_py
-
-
-def _give_py(mask, pile, penalty, L, L2):
+@kernel
+def _give(mask, pile, penalty, L, L2):
     """The Matto exchange: the card whose value and combinations the side's ``pile`` misses least
     (with penalty scoring, most: the card that lowers the player's own score most); the first
     such card on a tie."""
@@ -356,11 +333,9 @@ def _give_py(mask, pile, penalty, L, L2):
     return best
 
 
-_give = njit(_give_py) or _give_py
-
-
 # ====================================================================== the trick: who can beat what
-def _p_none_py(x, h, u):
+@kernel(inline=True)
+def _p_none(x, h, u):
     """Chance that a hand of ``h`` cards drawn from ``u`` unseen cards holds none of ``x`` given ones."""
     if x <= 0 or h <= 0:
         return 1.0
@@ -372,10 +347,8 @@ def _p_none_py(x, h, u):
     return p
 
 
-_p_none = njit(_p_none_py, inline=True) or _p_none_py
-
-
-def _beats_py(c, best, lead):
+@kernel(inline=True)
+def _beats(c, best, lead):
     """Whether card ``c`` played after ``best`` (the winning card, lead suit ``lead``) takes the lead."""
     if c == MATTO:
         return False
@@ -388,10 +361,8 @@ def _beats_py(c, best, lead):
     return (not TRUMP[best]) and SUIT[c] == lead and STRENGTH[c] > STRENGTH[best]
 
 
-_beats = njit(_beats_py, inline=True) or _beats_py
-
-
-def _n_stronger_py(cards, g, c):
+@kernel(inline=True)
+def _n_stronger(cards, g, c):
     """How many of ``cards`` of group ``g`` beat card ``c`` played before them (a later Moro beats a Moro)."""
     k = STRENGTH[c]
     moro = TRUMP[c] and k == MORO
@@ -403,10 +374,8 @@ def _n_stronger_py(cards, g, c):
     return n
 
 
-_n_stronger = njit(_n_stronger_py, inline=True) or _n_stronger_py
-
-
-def _n_weaker_py(cards, g, k):
+@kernel(inline=True)
+def _n_weaker(cards, g, k):
     """How many of ``cards`` of group ``g`` have a strength below ``k``."""
     n = 0
     for i in range(GROUP_SIZE[g]):
@@ -416,10 +385,8 @@ def _n_weaker_py(cards, g, k):
     return n
 
 
-_n_weaker = njit(_n_weaker_py, inline=True) or _n_weaker_py
-
-
-def _clip01_py(p):
+@kernel(inline=True)
+def _clip01(p):
     """``min(1.0, max(0.0, p))`` as Python computes it."""
     q = 0.0
     if p > q:
@@ -430,10 +397,8 @@ def _clip01_py(p):
     return r
 
 
-_clip01 = njit(_clip01_py, inline=True) or _clip01_py
-
-
-def _cant_beat_py(j, c, lead, view):
+@kernel
+def _cant_beat(j, c, lead, view):
     """Chance that seat ``j`` (still to play) cannot beat card ``c``, the winning card, lead suit
     ``lead``: from the cards he is known to hold (shown in a declaration), else a hypergeometric
     draw of his other cards from the unseen ``pool``."""
@@ -470,10 +435,8 @@ def _cant_beat_py(j, c, lead, view):
     return _clip01(p)
 
 
-_cant_beat = njit(_cant_beat_py) or _cant_beat_py
-
-
-def _hold_py(c, lead, opponents_only, view):
+@kernel
+def _hold(c, lead, opponents_only, view):
     """Chance that none of the seats still to play (the opponents among them only, with
     ``opponents_only``) can beat card ``c``."""
     after, partner, trick = view[6], view[7], view[8]
@@ -485,10 +448,8 @@ def _hold_py(c, lead, opponents_only, view):
     return p
 
 
-_hold = njit(_hold_py) or _hold_py
-
-
-def _side_win_py(c, seat, view):
+@kernel
+def _side_win(c, seat, view):
     """Chance that the player's side takes the trick when ``c`` (played by ``seat``) is winning:
     no opponent still to play beats it, or, for an opponent's card, the first partner still to
     play beats it (and keeps it, 0.6)."""
@@ -504,10 +465,8 @@ def _side_win_py(c, seat, view):
     return 0.0
 
 
-_side_win = njit(_side_win_py) or _side_win_py
-
-
-def _power_py(c, pool, pool_groups):
+@kernel
+def _power(c, pool, pool_groups):
     """What card ``c`` is worth for winning later tricks: a trump by how many unseen trumps it
     beats, a suit card if it is the suit's top card (or the second) among the unseen ones."""
     if TRUMP[c]:
@@ -519,10 +478,8 @@ def _power_py(c, pool, pool_groups):
     return 1.0 if higher == 0 else 0.4 if higher == 1 else 0.0
 
 
-_power = njit(_power_py) or _power_py
-
-
-def _suit_count_py(hand, s):
+@kernel(inline=True)
+def _suit_count(hand, s):
     """The cards of suit ``s`` in the hand."""
     k = 0
     for c in range(s * SUIT_SIZE, s * SUIT_SIZE + SUIT_SIZE):
@@ -531,10 +488,8 @@ def _suit_count_py(hand, s):
     return k
 
 
-_suit_count = njit(_suit_count_py, inline=True) or _suit_count_py
-
-
-def _read_trick_py(obs, off, n, view):
+@kernel
+def _read_trick(obs, off, n, view):
     """The trick in progress and the unseen cards, seen from the player to act (relative seat 0).
 
     Fills ``view`` (the tuple :func:`_act_rows` makes): ``hand``; the unseen cards nobody is
@@ -615,11 +570,9 @@ def _read_trick_py(obs, off, n, view):
     trick[T_IN_HAND] = in_hand
 
 
-_read_trick = njit(_read_trick_py) or _read_trick_py
-
-
 # ====================================================================== card play
-def _play_points_py(mask, obs, off, n, game, knobs, view, scratch):
+@kernel
+def _play_points(mask, obs, off, n, game, knobs, view, scratch):
     """Point games: the card of the highest expected value ``(2P - 1) x (trick points + the
     card's worth) - late x power`` (see the module docstring)."""
     hand, pool, _, _, trick_seats, trick_cards, _, partner, trick, pool_groups, _, _ = view
@@ -681,18 +634,14 @@ def _play_points_py(mask, obs, off, n, game, knobs, view, scratch):
     return best_card
 
 
-_play_points = njit(_play_points_py) or _play_points_py
-
-
-def _keep_py(c, sign, late, pool, pool_groups):
+@kernel(inline=True)
+def _keep(c, sign, late, pool, pool_groups):
     """Mattazza, a card that does not win: throw points and high cards, but keep winners while a trick is needed."""
     return -0.5 * PTS[c] + sign * late * (1.5 * _power(c, pool, pool_groups))
 
 
-_keep = njit(_keep_py, inline=True) or _keep_py
-
-
-def _play_mattazza_py(mask, obs, off, n, game, knobs, view, scratch):
+@kernel
+def _play_mattazza(mask, obs, off, n, game, knobs, view, scratch):
     """Mattazza (the lowest score with at least one trick): the card of the lowest cost, the chance
     of winning times the trick's points less the bonus of a first trick, else what keeping it costs."""
     _, pool, _, _, _, trick_cards, _, _, trick, pool_groups, _, _ = view
@@ -747,11 +696,9 @@ def _play_mattazza_py(mask, obs, off, n, game, knobs, view, scratch):
     return best_card
 
 
-_play_mattazza = njit(_play_mattazza_py) or _play_mattazza_py
-
-
 # ====================================================================== one decision, a batch of them
-def _act_row_py(obs, mask, off, width, n, game, knobs, view, scratch):
+@kernel
+def _act_row(obs, mask, off, width, n, game, knobs, view, scratch):
     """The bot's action for one observation row and its mask. ``view`` holds what the player
     sees of the table (:func:`_read_trick`), ``scratch`` a card set, a value per card and the
     combination count's rows: buffers of :func:`_act_rows`, overwritten."""
@@ -796,10 +743,8 @@ def _act_row_py(obs, mask, off, width, n, game, knobs, view, scratch):
     return _first_legal(mask)
 
 
-_act_row = njit(_act_row_py) or _act_row_py
-
-
-def _act_rows_py(obs, masks, off, width, n, game, knobs, out):
+@kernel
+def _act_rows(obs, masks, off, width, n, game, knobs, out):
     """:func:`_act_row` for every row of a batch of one table size, into ``out``; returns the
     number of rows refused (a mask with no legal action)."""
     refused = 0
@@ -828,9 +773,6 @@ def _act_rows_py(obs, masks, off, width, n, game, knobs, out):
         if out[b] < 0:
             refused += 1
     return refused
-
-
-_act_rows = njit(_act_rows_py) or _act_rows_py
 
 
 # ====================================================================== the agent

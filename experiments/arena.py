@@ -106,7 +106,10 @@ def main(argv: list[str] | None = None) -> dict:
         if specs.count(s) > 1:
             p.error(f"argument --agents: {s!r} is given twice: the agents' names must differ")
         if s not in ("random", "rules", "pretrained", "pimc") and not s.startswith(("sb3:", "pimc:")):
-            p.error(f"argument --agents: unknown agent {s!r}: use random, rules, pretrained, pimc[:samples=N,time=S,rollout=pretrained] or sb3:<path-to-zip>")
+            p.error(
+                f"argument --agents: unknown agent {s!r}: use random, rules, pretrained, "
+                "pimc[:samples=N,time=S,rollout=pretrained] or sb3:<path-to-zip>"
+            )
         if s.startswith("pimc:"):
             from tarot_env.agents.pimc import parse_spec
 

@@ -219,9 +219,9 @@ def stagger(venv, out, span: int = STAGGER_SPAN, seed: int = 0):
     decisions, the tables stay in step for thousands of steps. Then most steps are pure card
     play, the cheapest kind, and every ~80th step scores and deals everything. In training the
     tables drift apart until every step holds some bidding, some écarts, some scoring and some
-    dealing: each phase's NumPy code then runs at every step. Measured on lock-step tables
-    (this benchmark before 2026-11-26) a French Tarot step at B = 4,096 cost 2.0 ms; on spread
-    tables 2.75 ms, and two threads gained 1.51x there against 1.26x here (docs/performance.md)."""
+    dealing: each phase's NumPy code then runs at every step. Lock-step tables make a step look
+    cheaper than in training, and change what threads gain (docs/performance.md, "French Tarot
+    through the vector API")."""
     rng = np.random.default_rng(seed + 2)
     offsets = rng.integers(span, size=venv.num_envs)
     masks = out.action_masks.copy()
@@ -242,7 +242,7 @@ def bench_vector(
     """Step ``batch`` tables with random legal actions in ``repeats`` timed runs after a warm-up.
 
     The tables are first spread over a deal (:func:`stagger`; ``lockstep=True`` skips it and
-    measures tables that all started together, as this benchmark did before 2026-11-26). Each
+    measures tables that all started together). Each
     run lasts at least ``seconds / repeats`` and at least ``min_steps`` steps. The warm-up
     (kernels loaded) is ``min_steps`` steps and at least half a second.
 
@@ -676,7 +676,7 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument(
         "--lockstep", action="store_true",
-        help="vector: measure tables that all started together (the benchmark before 2026-11-26) instead of tables spread over a deal",
+        help="vector: measure tables that all started together instead of tables spread over a deal",
     )  # fmt: skip
     parser.add_argument(
         "--busy", type=int, default=0, metavar="N",

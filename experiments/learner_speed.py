@@ -36,8 +36,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
     # TrainConfig's defaults until 2026-11-28: two separate 256-256 networks (policy and value) under
     # sb3-contrib's MlpPolicy, 64 tables x 128 steps a rollout, minibatches of 1,024, one torch thread throughout
     "before": {"network": "separate", "num_envs": 64, "n_steps": 128, "batch_size": 1024, "update_threads": 1},
-    # today's defaults: one shared trunk with the masked softmax computed directly, 1,024 tables x 16 steps
-    # (512 x 32 until 2026-11-29), minibatches of 4,096, 1 epoch (2 until 2026-11-29), the update on every core
+    # the defaults: one shared trunk with the masked softmax computed directly, 1,024 tables x 16 steps,
+    # minibatches of 4,096, 1 epoch, the update on every core (how they came to be: CHANGELOG.md)
     "now": {},
 }
 

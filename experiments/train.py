@@ -71,9 +71,10 @@ class TrainConfig:
     clip_range: float = 0.1
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     # "shared": one trunk (net_arch) under a linear policy head and a linear value head, with the masked
-    # softmax computed directly (agents/sb3_policy.SharedTrunk, MaskedSoftmaxPolicy); "separate": the
-    # network before 2026-11-28, a net_arch copy for the policy and one for the value, sb3-contrib's
-    # MlpPolicy. The shared one updates about 3x faster and learns as well (docs/performance.md)
+    # softmax computed directly (agents/sb3_policy.SharedTrunk, MaskedSoftmaxPolicy); "separate": a
+    # net_arch copy for the policy and one for the value, sb3-contrib's MlpPolicy (what the learner's
+    # speed is compared with, experiments/learner_speed.py). The shared one updates about 3x faster
+    # and learns as well (docs/performance.md)
     network: str = "shared"
     # the first hidden layer in bfloat16 (agents/sb3_policy.BFloat16FirstLayer): a third faster updates
     # on processors with bfloat16 instructions; --no-bf16-first-layer elsewhere, or for plain float32
@@ -708,7 +709,7 @@ def _parser() -> argparse.ArgumentParser:
         elif f.name == "net_arch":
             parser.add_argument(*flags, dest=f.name, type=_ints, help="e.g. 256,256")
         elif f.name == "network":
-            parser.add_argument(*flags, dest=f.name, choices=NETWORKS, help="shared (default) or separate (the network before 2026-11-28)")
+            parser.add_argument(*flags, dest=f.name, choices=NETWORKS, help="shared (default) or separate (policy and value nets)")
         elif f.name == "pool_weights":
             parser.add_argument(*flags, dest=f.name, type=_pairs, help="e.g. random=1,rules=1,snapshot=2")
         elif isinstance(default, bool):

@@ -1,9 +1,10 @@
 """numba compilation for the hot kernels, with the plain-Python reference paths as fallback.
 
 numba is a core dependency: the compiled kernels are the fast path. Each kernel is written once
-as plain Python over array rows; :func:`njit` compiles it when numba is importable and
-``TAROT_ENV_JIT`` is not ``0``. Otherwise the same Python function runs (the reference path,
-which the tests compare with the compiled one). Running without the compiled path is legal but
+as plain Python over array rows and decorated with :func:`kernel`, which compiles it when numba
+is importable and ``TAROT_ENV_JIT`` is not ``0``. Otherwise the same Python function runs (the
+reference path, which the tests compare with the compiled one; :func:`python_of` gives it from
+a compiled kernel). Running without the compiled path is legal but
 slow (the Tarocchino vector env about 50 times slower), so it is said once, with a
 :class:`PerformanceWarning`, when the package is imported.
 
@@ -32,6 +33,7 @@ import warnings
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any, TypeVar, overload
 
 
 class PerformanceWarning(UserWarning):
@@ -151,45 +153,17 @@ def _package_cache() -> type | None:
 
 _FunctionCache = _package_cache() if JIT_AVAILABLE else None
 
-#: every kernel :func:`njit` made (numba dispatchers), in the order the modules made them
+#: every kernel :func:`kernel` and :func:`parallel_variant` made (numba dispatchers), in the order
+#: the modules made them
 KERNELS: list = []
 
-
-#: the loop over a batch's rows in a kernel: numba's parallel loop (one compiled kernel, two
-#: variants: with ``parallel=True`` its iterations are shared among numba's threads, otherwise it
-#: is a plain ``range``); ``range`` itself without numba
-prange = numba.prange if JIT_AVAILABLE else range
-
-#: rows per share of a row loop whose rows need scratch arrays: the loop runs over shares of this
-#: many rows (``prange(shares(R))``, then ``range(*share(k, R))``), each share making its scratch
-#: once, not once a row
-ROWS_PER_SHARE = 16
+#: a function as written, or a kernel made from one
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-def shares(n: int) -> int:
-    """How many shares of :data:`ROWS_PER_SHARE` rows ``n`` rows make."""
-    return (n + ROWS_PER_SHARE - 1) // ROWS_PER_SHARE
-
-
-def share(k: int, n: int) -> tuple[int, int]:
-    """The first row and the end of share ``k`` of ``n`` rows."""
-    return k * ROWS_PER_SHARE, min((k + 1) * ROWS_PER_SHARE, n)
-
-
-def njit(fn: Callable, inline: bool = False, parallel: bool = False) -> Callable | None:
-    """``fn`` compiled by numba (cached on disk, see the module docstring), or None when the
-    compiled path is off.
-
-    ``inline=True`` compiles ``fn`` into each compiled caller (numba's ``inline="always"``):
-    for the small row helpers of the hot kernels, where a call, and the reference counting of
-    each array argument it passes, costs as much as the helper's own work.
-
-    ``parallel=True``: the kernel's :data:`prange` loop over rows runs on numba's threads, as
-    many as :class:`tarot_env._threads.KernelThreads` sets (the vector envs' ``num_threads``)."""
-    if not JIT_AVAILABLE:
-        return None
-    if parallel:  # a name of its own: numba's disk cache files a kernel by its name, not its options
-        fn = _renamed(fn, "__parallel")
+def _compile(fn: Callable, inline: bool, parallel: bool) -> Callable:
+    """``fn`` compiled by numba, cached on disk with the package's stamp (see the module
+    docstring), and listed in :data:`KERNELS`."""
     inlining = "always" if inline else "never"
     if _FunctionCache is None:
         dispatcher = numba.njit(cache=True, nogil=True, inline=inlining, parallel=parallel)(fn)
@@ -198,6 +172,45 @@ def njit(fn: Callable, inline: bool = False, parallel: bool = False) -> Callable
         dispatcher._cache = _FunctionCache(dispatcher.py_func)  # what cache=True does, with the package's stamp
     KERNELS.append(dispatcher)
     return dispatcher
+
+
+@overload
+def kernel(fn: F, *, inline: bool = False) -> F: ...
+@overload
+def kernel(fn: None = None, *, inline: bool = False) -> Callable[[F], F]: ...
+def kernel(fn: F | None = None, *, inline: bool = False) -> F | Callable[[F], F]:
+    """Decorate a row function as a kernel: compiled by numba (cached on disk, see the module
+    docstring), or ``fn`` itself, unchanged, when the compiled path is off (``TAROT_ENV_JIT=0``
+    or numba missing). The function as written stays reachable as :func:`python_of` of the
+    kernel (numba's ``py_func``): the reference the tests compare the compiled kernel with.
+
+    ``@kernel(inline=True)`` compiles ``fn`` into each compiled caller (numba's
+    ``inline="always"``): for the small row helpers of the hot kernels, where a call, and the
+    reference counting of each array argument it passes, costs as much as the helper's own work.
+
+    ``kernel(f)`` called on a function that must also stay plain Python (the scalar rules that
+    NumPy callers apply to whole arrays) gives a compiled copy under another name."""
+
+    def make(f: F) -> F:
+        return _compile(f, inline, parallel=False) if JIT_AVAILABLE else f  # type: ignore[return-value]
+
+    return make if fn is None else make(fn)
+
+
+def parallel_variant(fn: F) -> F:
+    """The variant of the kernel ``fn`` (or of its Python function) whose :data:`prange` loop
+    over rows runs on numba's threads, as many as :class:`tarot_env._threads.KernelThreads` sets
+    (the vector envs' ``num_threads``); ``fn`` itself when the compiled path is off."""
+    if not JIT_AVAILABLE:
+        return fn
+    # a name of its own: numba's disk cache files a kernel by its name, not its options
+    return _compile(_renamed(python_of(fn), "__parallel"), inline=False, parallel=True)  # type: ignore[return-value]
+
+
+def python_of(fn: F) -> F:
+    """The Python function a kernel was made from (``fn`` itself when the compiled path is off,
+    or for a plain function): what runs as the reference."""
+    return getattr(fn, "py_func", fn)
 
 
 def _renamed(fn: Callable, suffix: str) -> Callable:
@@ -210,5 +223,24 @@ def _renamed(fn: Callable, suffix: str) -> Callable:
     return copy
 
 
-shares = njit(shares, inline=True) or shares
-share = njit(share, inline=True) or share
+#: the loop over a batch's rows in a kernel: numba's parallel loop (one compiled kernel, two
+#: variants: in the :func:`parallel_variant` its iterations are shared among numba's threads,
+#: otherwise it is a plain ``range``); ``range`` itself without numba
+prange = numba.prange if JIT_AVAILABLE else range
+
+#: rows per share of a row loop whose rows need scratch arrays: the loop runs over shares of this
+#: many rows (``prange(shares(R))``, then ``range(*share(k, R))``), each share making its scratch
+#: once, not once a row
+ROWS_PER_SHARE = 16
+
+
+@kernel(inline=True)
+def shares(n: int) -> int:
+    """How many shares of :data:`ROWS_PER_SHARE` rows ``n`` rows make."""
+    return (n + ROWS_PER_SHARE - 1) // ROWS_PER_SHARE
+
+
+@kernel(inline=True)
+def share(k: int, n: int) -> tuple[int, int]:
+    """The first row and the end of share ``k`` of ``n`` rows."""
+    return k * ROWS_PER_SHARE, min((k + 1) * ROWS_PER_SHARE, n)

@@ -4,7 +4,7 @@ The rows of a batch (the tables) are independent, and the compiled kernels that 
 step's work loop over them: the French play (``rules/french/play.apply_play``), the Tarocchino
 engine (``rules/bolognese/engine.step_rows``), its once-a-hand declarations and automatic
 Matto exchange (``claims.declarations_rows``, ``matto.auto_exchange_rows``) and both
-observation encoders. Each is compiled twice from one source (:func:`tarot_env._jit.njit`): a
+observation encoders. Each is compiled twice from one source (:func:`tarot_env._jit.parallel_variant`): a
 plain loop, and numba's parallel loop (``prange``), whose iterations numba shares among its
 threads with no GIL and no copy of the state. A vector env made with ``num_threads=K > 1``
 calls the parallel variants with numba's thread count set to K for the call
@@ -13,7 +13,7 @@ French scoring, dealing, chien, poignées and masks, and of the Tarocchino place
 and hand score) stays on the calling thread, in row order, and whatever draws random numbers
 with it. So results are identical for every K (``tests/test_threads.py``).
 
-Why numba's loops rather than Python threads over blocks of rows (the first version): waking a
+Why numba's loops rather than Python threads over blocks of rows: waking a
 sleeping thread costs tens of microseconds on a virtual machine, twice per step, and each block
 paid the NumPy phases' Python again; numba's OpenMP workers wait a moment spinning before
 they sleep (libgomp's default), and the Python is paid once (docs/performance.md, "Every core").

@@ -8,8 +8,8 @@ duplicate seatings, scores, deals not played, metrics, ratings and the table rul
 limit and a fallback) is stated in the script's docstring, ``experiments/arena.py``, which its
 ``--help`` prints.
 
-Why here and not in the script folder: the engine was 871 lines of a script that other scripts
-imported; as library code below the front ends, every script and report reads one engine.
+Why here and not in the script folder: other scripts and reports use the engine; as library
+code below the front ends, every one of them reads one engine.
 """
 
 from __future__ import annotations

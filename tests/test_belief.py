@@ -21,8 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tarot_env
+from tarot_env._jit import python_of
 from tarot_env.belief import french as bf
-from tarot_env.belief.deal import NoConsistentDealError, _deal_py, deal_unseen, feasible_deal
+from tarot_env.belief.deal import NoConsistentDealError, _deal, deal_unseen, feasible_deal
 from tarot_env.cards.french import ECART_FREE, NUM_CARDS
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french.deal import format_deal
@@ -250,8 +251,8 @@ def test_the_compiled_dealer_gives_the_python_dealers_samples():
     args = [allowed, capacity.astype(np.int64), rng.random((8, 8, 30)), rng.random((8, 8, 30)), feasible_deal(allowed, capacity),
             rng.integers(30, size=(8, 400, 2))]  # fmt: skip
     a, b = np.empty((8, 30), np.int64), np.empty((8, 30), np.int64)
-    _deal_py(*args, a)
-    deal_unseen.__globals__["_deal_kernel"](*args, b) if deal_unseen.__globals__["_deal_kernel"] else _deal_py(*args, b)
+    python_of(_deal)(*args, a)
+    _deal(*args, b)
     assert (a == b).all()
 
 

@@ -2,8 +2,8 @@
 
 Every expectation here is written out by hand from the spec, never read back from
 ``tarot_env/cards/bolognese.py``: the id table, the trump order of §2.2, the suit orders of
-§2.3, the values of §3.1 and the flags. The trick mechanics are the shared ones of
-``tarot_env.rules.tricks`` built for this pack as the Bolognese games need them:
+§2.3, the values of §3.1 and the flags. The trick mechanics are the test oracle's,
+``tests/oracles/tricks.py``, built for this pack as the Bolognese games need them:
 ``TrickTables.for_deck(BOLOGNESE_DECK, must_overtrump=False, ties_to_later=True)`` — nobody
 has to beat or over-trump (§4.2.3, U1), and among the equal Mori the last played wins (§4.3).
 Tricks are written as the cards of seats 0, 1, 2, ... in playing order.

@@ -1,7 +1,7 @@
 """French Tarot: the play of the cards (rules/french_tarot.md §6, §7, §10, §13.1, §15).
 
 The legality vectors L1–L10 and the trick-winner vectors of §13.1 are checked on the shared
-trick mechanics (``tarot_env.rules.tricks``) and through the real environment. The Excuse,
+trick mechanics of the test oracle (``tests/oracles/tricks.py``) and through the real environment. The Excuse,
 the petit au bout and the chelem outcomes are checked on whole fixed deals whose play is
 forced or simple. Each hand is written in the order its holder plays (see
 ``tests/helpers_play.py``); the comments follow the deal trick by trick, and every expected

@@ -5,7 +5,8 @@ are written once, as plain loops over one row of the state's blocks; numba compi
 it is available. These tests run the same functions as plain Python (each compiled function's
 ``py_func``, helpers included: :func:`plain_python`) beside the compiled ones, over thousands
 of random decisions, so that a difference made by compilation is caught. They also check the
-French legal cards and trick state against the shared batch mechanics of ``rules/tricks.py``.
+French legal cards and trick state against the batch trick mechanics of the test oracle
+``tests/oracles/tricks.py``.
 Without numba (``TAROT_ENV_JIT=0``) the functions are Python already: the comparisons are
 skipped, the other checks run on the Python path.
 """

@@ -1,7 +1,7 @@
 """The Tarocchino engine against the shared building blocks, and the docs against the code.
 
-- The engine's trick play (legal cards, the trick's winner) equals the shared NumPy trick
-  mechanics of ``rules/tricks.py`` with the Bolognese settings (§4.2–4.3: no duty to
+- The engine's trick play (legal cards, the trick's winner) equals the NumPy trick mechanics
+  of the test oracle ``tests/oracles/tricks.py`` with the Bolognese settings (§4.2–4.3: no duty to
   over-trump, the last Moro played wins), over many random deals.
 - The cards a declaration shows (``combination_cards``) are worth exactly the declared value.
 - ``docs/tarocchino.md`` prints the observation layout and every option from the code.
@@ -34,7 +34,7 @@ ENV_CONFIGS = [("ottocento_v0", {}), ("terziglio_v0", {}), ("millone_v0", {}), (
 
 @pytest.mark.parametrize(("env_id", "config"), ENV_CONFIGS)
 def test_engine_tricks_equal_the_shared_trick_mechanics(env_id, config):
-    """Every legal-card mask and every trick winner of random games equals rules/tricks.py's."""
+    """Every legal-card mask and every trick winner of random games equals tests/oracles/tricks.py's."""
     env = tarot_env.make(env_id, **config).unwrapped
     rng = np.random.default_rng(7)
     tricks_checked = 0

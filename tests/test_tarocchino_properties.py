@@ -23,8 +23,9 @@
 - The env: same seed and policy give identical trajectories; options survive ``reset(seed=...)``;
   observations are 0/1 int8 vectors of the documented size; the action mask is the legal actions,
   non-empty until the episode ends.
-- Differential: the compiled step (``engine.step_rows``) and the plain-Python ``engine.step_row_py``
-  give identical state blocks after every action; ``encode_row`` and ``encode_row_py`` agree.
+- Differential: the compiled step (``engine.step_rows``) and the plain-Python ``engine.step_row``
+  (its ``py_func``) give identical state blocks after every action; ``encode_row`` and
+  ``encode_row_reference`` agree.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, render_test, seed_test
 
 import tarot_env
-from tarot_env._jit import JIT_AVAILABLE
+from tarot_env._jit import JIT_AVAILABLE, python_of
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, IS_CARTA_DA_5, MATTO, NUM_CARDS
 from tarot_env.encoding import bolognese as enc_mod
 from tarot_env.encoding.bolognese import TarocchinoEncoder, layout
@@ -831,11 +832,13 @@ def test_options_survive_reset_with_a_seed(game, n, data, seed):
 @settings(max_examples=3, deadline=None)
 @given(seed=SEEDS, data=st.data())
 def test_compiled_step_matches_python(game, n, seed, data):
-    """The compiled ``engine.step_rows`` and the plain-Python ``engine.step_row_py`` give identical
-    state blocks after every action from the same deals; ``encode_row`` and ``encode_row_py``
-    give identical observations for every seat."""
+    """The compiled ``engine.step_rows`` and the plain-Python ``engine.step_row`` (its
+    ``py_func``) give identical state blocks after every action from the same deals;
+    ``encode_row`` and ``encode_row_reference`` run as Python give identical observations for
+    every seat."""
+    step_row_py, encode_row_py = python_of(engine.step_row), python_of(enc_mod.encode_row_reference)
     if JIT_AVAILABLE:
-        assert engine.step_row is not engine.step_row_py and enc_mod.encode_row is not enc_mod.encode_row_py
+        assert engine.step_row is not step_row_py and enc_mod.encode_row is not encode_row_py
     options = data.draw(rule_options(game, n))
     g = TarocchinoGame(TarocchinoConfig.make(game, n, **options))
     rng = np.random.default_rng(seed)
@@ -856,7 +859,7 @@ def test_compiled_step_matches_python(game, n, seed, data):
         for r in rows:  # one random viewer per row and step
             v = int(rng.integers(n))
             enc_mod.encode_row(fast.ints, fast.seat_ints, fast.cards, int(r), v, out_fast, enc.offsets)
-            enc_mod.encode_row_py(fast.ints, fast.seat_ints, fast.cards, int(r), v, out_slow, enc.offsets)
+            encode_row_py(fast.ints, fast.seat_ints, fast.cards, int(r), v, out_slow, enc.offsets)
             np.testing.assert_array_equal(out_fast, out_slow)
         active = np.flatnonzero(fast.ints[:, PHASE] != PH_DONE)
         if not len(active):
@@ -864,7 +867,7 @@ def test_compiled_step_matches_python(game, n, seed, data):
         actions = random_actions(fast, active, rng)
         g.step(fast, active, actions, None)
         for r, a in zip(active, actions):
-            engine.step_row_py(*slow.blocks, int(r), int(a), g.opts)
+            step_row_py(*slow.blocks, int(r), int(a), g.opts)
         g._settle(slow, active, None)
     raise AssertionError("hands did not end")
 

@@ -207,8 +207,8 @@ def json_config(path):
 def test_an_evaluation_scores_the_margin_the_arena_scores(env_id):
     """The training's evaluation counts the learner's score as the arena does (the sum of his
     rewards with reward="score": in partnership games his side's points minus the other side's),
-    so the bot against copies of itself scores about 0 and beats random players. It used to read
-    the players' points, which in Tarocchino games made every policy look some 200 points ahead."""
+    so the bot against copies of itself scores about 0 and beats random players. Reading the
+    players' points instead would make every policy look some 200 points ahead in Tarocchino games."""
     from tarot_env.agents.random_agent import RandomAgent
     from tarot_env.experiments.train import evaluate_ci, rule_agent
 
@@ -248,6 +248,7 @@ def test_the_duplicate_evaluation_counts_from_the_bots_own_score_in_the_seat():
     base = baseline_scores(config, bot, 40)
     assert base.shape == (40,) and np.isfinite(base).all() and base.std() > 0
     assert evaluate_ci(AsModel(bot), config, bot, 40, baseline=base) == (0.0, 0.0)
+
     class FirstLegal:  # deterministic, and not the bot
         def act(self, obs, masks):
             return np.argmax(masks, axis=1)

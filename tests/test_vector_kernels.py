@@ -3,7 +3,7 @@
 - ``first_illegal`` (the vector envs' legality check): the compiled loop, the NumPy version and
   a plain Python loop find the same first illegal action, or none, on random masks and actions.
 - The Tarocchino observation: the compiled row function (``encode_row``, the card fields written
-  without a branch) and the reference ``encode_row_py`` give the same observation for every seat
+  without a branch) and the reference ``encode_row_reference`` give the same observation for every seat
   after every action of random hands of every game, rules options drawn at random.
 - The automatic Matto exchange (U20, U3): ``TarocchinoGame._auto_exchange`` picks, in every hand
   where it is due, the card a brute-force search of the rule picks (least cost to the giver,
@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tarot_env._jit import python_of
 from tarot_env.cards.bolognese import IS_SCARTINO, MATTO, NUM_CARDS
 from tarot_env.encoding import bolognese as enc_mod
 from tarot_env.encoding.bolognese import TarocchinoEncoder
@@ -59,7 +60,7 @@ from tarot_env.rules.bolognese.state import (
     PLACE,
     RESULT,
 )
-from tarot_env.vector.common import _first_illegal_py, first_illegal, first_illegal_numpy
+from tarot_env.vector.common import _first_illegal, first_illegal, first_illegal_numpy
 
 #: (game, players): the seven games, Mattazza at its smallest and largest table
 GAMES = (
@@ -136,7 +137,7 @@ def test_first_illegal_twins_agree_on_random_masks():
         actions = np.array([rng.choice(np.flatnonzero(legal[r])) if legal[r].any() else 0 for r in rows], dtype=np.int64)
         for _ in range(int(rng.integers(0, 3))):
             actions[rng.integers(len(rows))] = rng.choice([-1, -7, A, A + 3, int(rng.integers(A))])
-        expected = _first_illegal_py(legal, rows, actions)
+        expected = python_of(_first_illegal)(legal, rows, actions)
         assert first_illegal(legal, rows, actions) == expected == first_illegal_numpy(legal, rows, actions), trial
         seen.add(expected == -1)
     assert seen == {True, False}  # both outcomes were tested
@@ -148,7 +149,7 @@ def test_compiled_observation_equals_the_reference_for_every_seat(game, n):
     """After the deal and every action of 48 random hands, every seat's observation of every
     table from the compiled twin ``encode_row``, and from ``encode_rows`` as the envs call it
     (the twin up to 5 players, the compiled reference with 6), equals the reference
-    ``encode_row_py`` run as Python."""
+    ``encode_row_reference`` run as Python."""
     enc = TarocchinoEncoder(n)
     batch = 48
     rows = np.arange(batch)
@@ -161,7 +162,7 @@ def test_compiled_observation_equals_the_reference_for_every_seat(game, n):
             fast, slow = np.empty_like(rows_fast), np.empty_like(rows_fast)
             for i in range(batch):
                 enc_mod.encode_row(s.ints, s.seat_ints, s.cards, i, v, fast[i], enc.offsets)
-                enc_mod.encode_row_py(s.ints, s.seat_ints, s.cards, i, v, slow[i], enc.offsets)
+                python_of(enc_mod.encode_row_reference)(s.ints, s.seat_ints, s.cards, i, v, slow[i], enc.offsets)
             np.testing.assert_array_equal(fast, slow)
             np.testing.assert_array_equal(rows_fast, slow)
         checked[0] += 1

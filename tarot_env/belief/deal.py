@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 
 #: fresh starts of a stuck sequential deal before the fallback
 TRIES = 8
@@ -78,7 +78,8 @@ def feasible_deal(allowed: np.ndarray, capacity: np.ndarray) -> np.ndarray:
     return place
 
 
-def _deal_py(allowed, capacity, keys, picks, start, swap_cards, out):
+@kernel
+def _deal(allowed, capacity, keys, picks, start, swap_cards, out):
     """Fill ``out`` (K, U) with K samples (see the module docstring). ``keys``/``picks`` (K, TRIES, U)
     uniforms order the cards and choose the places; ``start`` is the feasible deal of the fallback;
     ``swap_cards`` (K, SWAPS, 2) card pairs for its shuffle (a pair swaps when each card may go
@@ -129,9 +130,6 @@ def _deal_py(allowed, capacity, keys, picks, start, swap_cards, out):
                     out[k, b] = qa
 
 
-_deal_kernel = njit(_deal_py)
-
-
 def deal_unseen(allowed: np.ndarray, capacity: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """``k`` samples (K, U) int64 of a place per unseen card (see the module docstring).
 
@@ -147,5 +145,5 @@ def deal_unseen(allowed: np.ndarray, capacity: np.ndarray, k: int, rng: np.rando
     keys = rng.random((k, TRIES, U))
     picks = rng.random((k, TRIES, U))
     swaps = rng.integers(U, size=(k, SWAPS, 2))
-    (_deal_kernel or _deal_py)(allowed, capacity, keys, picks, start, swaps, out)
+    _deal(allowed, capacity, keys, picks, start, swaps, out)
     return out

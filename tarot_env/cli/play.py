@@ -61,7 +61,7 @@ def check_options(options: dict[str, Any]) -> None:
     """Refuse the env options that ``tarot play`` sets itself or that would spoil the game at the terminal.
 
     The dealer and the player count have their own flags (and ``dealer`` given twice to ``make``
-    was a ``TypeError`` at the first deal); ``render_mode`` would print every player's hand after
+    would be a ``TypeError`` at the first deal); ``render_mode`` would print every player's hand after
     each move, the human's opponents' included; ``illegal_action='terminate'`` would end the
     deal at a mistyped card instead of asking again.
     """

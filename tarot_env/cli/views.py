@@ -83,25 +83,6 @@ def trick_text(deck: Deck, t: int, trick: Trick) -> str:
     return f"trick {t + 1}: {', '.join(f'player_{p} {deck.names[c]}' for p, c in trick.cards)} — won by player_{trick.winner}"
 
 
-def french_trick_cards(env: Any, t: int) -> list[tuple[int, int]]:
-    """``(seat, card)`` of completed trick ``t`` (counted from 0), in play order from its leader."""
-    return list(of_env(env, None).tricks[t].cards)
-
-
-def french_table_cards(env: Any) -> list[tuple[int, int]]:
-    """``(seat, card)`` of the trick on the table, in play order from its leader."""
-    return list(of_env(env, None).table)
-
-
-def french_trick(env: Any, t: int) -> str:
-    """``trick 3: player_1 7H, player_2 KH, … — won by player_2`` (trick ``t`` counted from 0)."""
-    return trick_text(FRENCH_DECK, t, of_env(env, None).tricks[t])
-
-
-def french_tricks_done(env: Any) -> int:
-    return of_env(env, None).trick_no
-
-
 def french_deal_end(env: Any, info: dict[str, Any]) -> list[str]:
     """How a French deal ended, for the player at the terminal: who took what and how the attack
     did, then the unit S term by term as docs/rules/french_tarot.md §9.1 writes it (contract,
@@ -204,25 +185,6 @@ def declaration_offer(env: Any, seat: int) -> str:
     sv: TarocchinoSeatView = of_env(env, seat)
     shown = card_names(BOLOGNESE_DECK, np.flatnonzero(sv.my_combinations))
     return f"declare: {shown}, worth {sv.my_declaration} points; declaring shows these cards to the table (no_declare keeps them hidden)"
-
-
-def tarocchino_trick_cards(env: Any, t: int) -> list[tuple[int, int]]:
-    """``(seat, card)`` of completed trick ``t`` (counted from 0), in play order from its leader."""
-    return list(of_env(env, None).tricks[t].cards)
-
-
-def tarocchino_table_cards(env: Any) -> list[tuple[int, int]]:
-    """``(seat, card)`` of the trick on the table, in play order from its leader."""
-    return list(of_env(env, None).table)
-
-
-def tarocchino_trick(env: Any, t: int) -> str:
-    """``trick 3: player_1 KS, … — won by player_2`` (trick ``t`` counted from 0, in play order)."""
-    return trick_text(BOLOGNESE_DECK, t, of_env(env, None).tricks[t])
-
-
-def tarocchino_tricks_done(env: Any) -> int:
-    return of_env(env, None).trick_no
 
 
 def side_name(members: list[int], human: int, short: bool = False) -> str:

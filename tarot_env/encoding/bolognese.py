@@ -11,9 +11,9 @@ Pozzo and the cards out of play reach nothing here but :func:`encode_oracle`. A 
 claim window (which tells that he *could* claim) is seen only by that player: the
 ``decision`` field is all 0 when it is not the observer's turn.
 
-The encoder is a row function, :func:`encode_row_py`: the reference, which runs as plain
-Python without numba. With numba (``tarot_env[fast]``) its compiled twin
-:func:`encode_row_compiled_py` runs instead (up to 5 players; with 6 the compiled reference is
+The encoder is a row function, :func:`encode_row_reference`: the reference, which runs as plain
+Python without numba. With numba its twin written for the compiler,
+:func:`encode_row_compiled`, runs instead (up to 5 players; with 6 the compiled reference is
 faster): the same fields, the card fields written without a branch (vector instructions); the
 two share the code of every other field, and ``tests/test_tarocchino_properties.py`` and
 ``tests/test_vector_kernels.py`` check that they give the same observation for every seat
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarot_env._jit import njit, prange
+from tarot_env._jit import JIT_AVAILABLE, kernel, parallel_variant, prange
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.state import (
     ACTIVE,
@@ -203,7 +203,8 @@ def field_offsets(fields: list[Field], names: tuple[str, ...]) -> np.ndarray:
     return np.array([by_name[name] for name in names], dtype=np.int64)
 
 
-def _bits_py(out, at, value, width):
+@kernel
+def _bits(out, at, value, width):
     """``value`` in binary into ``out[at:at + width]`` (already zeroed), clipped to the width."""
     v = value
     if v <= 0:
@@ -215,19 +216,15 @@ def _bits_py(out, at, value, width):
         out[at + i] = (v >> i) & 1
 
 
-_bits = njit(_bits_py) or _bits_py
-
-
-def _rel_py(seat, viewer, n):
+@kernel(inline=True)
+def _rel(seat, viewer, n):
     """The seat relative to the viewer (0 = the viewer), without a modulo in the hot loop."""
     r = int(seat) - int(viewer)  # the card rows are int8: compute in full ints
     return r + n if r < 0 else r
 
 
-_rel = njit(_rel_py, inline=True) or _rel_py
-
-
-def _header_py(ints, seat_ints, b, viewer, out, off):
+@kernel(inline=True)
+def _header(ints, seat_ints, b, viewer, out, off):
     """The fields after the card fields (``decision`` to ``hand_no``), into a zeroed ``out``;
     ``off[F_X]`` is the offset of field ``x`` (:func:`field_offsets`)."""
     n = seat_ints.shape[1]
@@ -272,15 +269,14 @@ def _header_py(ints, seat_ints, b, viewer, out, off):
     _bits(out, off[F_HAND_NO], ints[b, HAND_NO], HAND_NO_BITS)
 
 
-_header = njit(_header_py, inline=True) or _header_py
-
-
-def encode_row_py(ints, seat_ints, cards, b, viewer, out, off):
+@kernel
+def encode_row_reference(ints, seat_ints, cards, b, viewer, out, off):
     """Write the observation of ``viewer`` at row ``b`` into ``out`` (zeroed here); ``off``
     holds the field offsets, ``off[F_X]`` that of field ``x`` (:func:`field_offsets`).
 
     The reference, and what runs without numba: one pass over the cards, each written where
-    its place says. Compiled, :func:`encode_row_compiled_py` gives the same values faster."""
+    its place says. Compiled, :func:`encode_row_compiled` gives the same values faster up to 5
+    players; with 6, this one compiled is the faster (:func:`encode_rows`)."""
     n = seat_ints.shape[1]
     C = cards.shape[2]
     out[:] = 0
@@ -310,8 +306,9 @@ def encode_row_py(ints, seat_ints, cards, b, viewer, out, off):
     _header(ints, seat_ints, b, viewer, out, off)
 
 
-def encode_row_compiled_py(ints, seat_ints, cards, b, viewer, out, off):
-    """:func:`encode_row_py` written for the compiler (the one numba compiles as ``encode_row``):
+@kernel(inline=True)
+def encode_row_compiled(ints, seat_ints, cards, b, viewer, out, off):
+    """:func:`encode_row_reference` written for the compiler (the one :data:`encode_row` is with numba):
     the card fields a whole field at a time, each one loop over the cards without a branch,
     which LLVM turns into vector instructions. The reference's branch on each card's place
     costs twice as much compiled (mispredicted branches); as plain Python, this version would
@@ -349,12 +346,13 @@ def encode_row_compiled_py(ints, seat_ints, cards, b, viewer, out, off):
     _header(ints, seat_ints, b, viewer, out, off)
 
 
-encode_row = njit(encode_row_compiled_py, inline=True) or encode_row_py
-#: the reference compiled as it is: faster than the twin with 6 players (see encode_rows_py)
-_encode_row_reference = njit(encode_row_py) or encode_row_py
+#: the encoder's row function: the twin written for the compiler, compiled; the reference as
+#: plain Python (where the twin would cost several times as much)
+encode_row = encode_row_compiled if JIT_AVAILABLE else encode_row_reference
 
 
-def encode_rows_py(ints, seat_ints, cards, rows, viewers, out, off):
+@kernel
+def encode_rows(ints, seat_ints, cards, rows, viewers, out, off):
     """:func:`encode_row` for each of ``rows``. The twin's passes over the cards grow with the
     players (four fields per seat) while the reference's one pass does not: with 6 players
     (Mattazza) the reference, compiled, is the faster of the two and runs instead."""
@@ -363,14 +361,14 @@ def encode_rows_py(ints, seat_ints, cards, rows, viewers, out, off):
             encode_row(ints, seat_ints, cards, rows[i], viewers[i], out[i], off)
     else:
         for i in prange(rows.shape[0]):
-            _encode_row_reference(ints, seat_ints, cards, rows[i], viewers[i], out[i], off)
+            encode_row_reference(ints, seat_ints, cards, rows[i], viewers[i], out[i], off)
 
 
-encode_rows = njit(encode_rows_py) or encode_rows_py
-encode_rows_parallel = njit(encode_rows_py, parallel=True) or encode_rows_py
+encode_rows_parallel = parallel_variant(encode_rows)
 
 
-def oracle_row_py(ints, seat_ints, cards, b, viewer, out, off):
+@kernel(inline=True)
+def oracle_row(ints, seat_ints, cards, b, viewer, out, off):
     """Write the oracle vector of ``viewer`` at row ``b`` into ``out`` (zeroed here); ``off[FO_X]``
     is the offset of the oracle field ``x`` (:func:`field_offsets` of :func:`oracle_layout`)."""
     n = seat_ints.shape[1]
@@ -392,16 +390,11 @@ def oracle_row_py(ints, seat_ints, cards, b, viewer, out, off):
             out[o_rest + 2 * C + c] = 1
 
 
-oracle_row = njit(oracle_row_py, inline=True) or oracle_row_py
-
-
-def oracle_rows_py(ints, seat_ints, cards, rows, viewers, out, off):
+@kernel
+def oracle_rows(ints, seat_ints, cards, rows, viewers, out, off):
     """:func:`oracle_row` for each of ``rows``."""
     for i in range(rows.shape[0]):
         oracle_row(ints, seat_ints, cards, rows[i], viewers[i], out[i], off)
-
-
-oracle_rows = njit(oracle_rows_py) or oracle_rows_py
 
 
 class TarocchinoEncoder:

@@ -11,8 +11,8 @@ named observation for centralised critics.
 
 The observation is written by one function, :func:`encode_rows`, with plain loops over each
 row of the state's blocks (as the Tarocchino engine and the French play phase are): numba
-compiles it (:func:`tarot_env._jit.njit`; an observation at batch size 1 then costs a few µs,
-where ~30 NumPy calls cost ~100 µs), and the same function runs as plain Python when the
+compiles it (:func:`tarot_env._jit.kernel`; an observation at batch size 1 then costs a few µs,
+docs/performance.md), and the same function runs as plain Python when the
 compiled path is off (``TAROT_ENV_JIT=0``). ``tests/test_kernels.py`` compares the two on
 every seat after every action of random deals. It reads each field's offset by the index of
 its name (``offsets[F_DEALER]``, :data:`FIELDS`): the indices are looked up from the layout,
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarot_env._jit import njit, prange
+from tarot_env._jit import kernel, parallel_variant, prange
 from tarot_env.cards.french import CALLABLE, IS_TRUMP, NUM_CARDS, PETIT
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import COLUMN, FrenchTarotState, Phase
@@ -141,24 +141,23 @@ K_CHIEN, K_ECART = COLUMN["chien"], COLUMN["ecart"]
 H_LEADERS, H_WINNERS = COLUMN["leaders"], COLUMN["winners"]
 
 
+@kernel(inline=True)
 def _rel(seat, viewer, n):
     """The relative slot of ``seat`` seen from ``viewer`` ((seat - viewer) mod n, seat >= 0)."""
     r = seat - viewer
     return r + n if r < 0 else r
 
 
+@kernel(inline=True)
 def _copy(dst, src):
     """``dst[:] = src`` for a destination slice: a plain loop over ``range`` that LLVM turns
-    into vector instructions. Indexing the whole row with ``o[offset + c]`` instead kept the
-    copies scalar (numba must allow a negative index there), which cost ~0.3 µs per row."""
+    into vector instructions. Indexing the whole row with ``o[offset + c]`` instead would keep
+    the copies scalar (numba must allow a negative index there): ~0.3 µs more per row."""
     for c in range(dst.shape[0]):
         dst[c] = src[c]
 
 
-_rel = njit(_rel, inline=True) or _rel
-_copy = njit(_copy, inline=True) or _copy
-
-
+@kernel
 def encode_rows(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_cards, card_flags, history, call_slot):
     """Write into ``out[i]`` (zeroed here) the observation of seat ``viewers[i]`` at row
     ``rows[i]`` of the state's blocks, field by field as :func:`layout` describes them;
@@ -234,8 +233,7 @@ def encode_rows(out, rows, viewers, offsets, n, ints, flags, seat_ints, seat_car
             o[o_winners + n * t + _rel(history[b, H_WINNERS, t], v, n)] = 1
 
 
-encode_rows_parallel = njit(encode_rows, parallel=True) or encode_rows
-encode_rows = njit(encode_rows) or encode_rows
+encode_rows_parallel = parallel_variant(encode_rows)
 
 
 class FrenchTarotEncoder:
@@ -262,8 +260,8 @@ class FrenchTarotEncoder:
         (``parallel``: its variant whose row loop runs on numba's threads, :mod:`tarot_env._threads`)."""
         out = np.empty((len(rows), self.size), dtype=np.int8)
         b = s.blocks
-        kernel = encode_rows_parallel if parallel else encode_rows
-        kernel(out, rows, viewers, self.offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
+        run = encode_rows_parallel if parallel else encode_rows
+        run(out, rows, viewers, self.offsets, self.n, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"],
                b["card_flags"], b["history"], _CALL_SLOT)  # fmt: skip
         return out
 

@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import JIT_AVAILABLE, kernel
 from tarot_env.errors import IllegalActionError
 
 
@@ -65,7 +65,8 @@ def first_illegal_numpy(legal: np.ndarray, rows: np.ndarray, actions: np.ndarray
     return int(bad[0]) if len(bad) else -1
 
 
-def _first_illegal_py(legal, rows, actions):
+@kernel
+def _first_illegal(legal, rows, actions):
     """:func:`first_illegal_numpy` as one loop (compiled: one pass, no temporary arrays)."""
     num_actions = legal.shape[1]
     for i in range(rows.shape[0]):
@@ -75,11 +76,9 @@ def _first_illegal_py(legal, rows, actions):
     return -1
 
 
-_first_illegal_kernel = njit(_first_illegal_py)
-
-
 def first_illegal(legal: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> int:
-    """:func:`first_illegal_numpy`, compiled when numba is available (the same answer)."""
-    if _first_illegal_kernel is not None:
-        return _first_illegal_kernel(legal, rows, actions)
+    """:func:`first_illegal_numpy`, compiled when numba is available (the same answer); the
+    NumPy passes otherwise, which beat the loop run as Python."""
+    if JIT_AVAILABLE:
+        return _first_illegal(legal, rows, actions)
     return first_illegal_numpy(legal, rows, actions)

@@ -204,7 +204,7 @@ class TarotVecEnv(VecEnv):
         """``"action_masks"``: each table's mask; any other method of the adapter: its result, once per table."""
         rows = list(self._get_indices(indices))
         if method_name == "action_masks":
-            return list(self._masks[rows])  # one copy, row by row: a list of 1,024 copies cost a rollout step 1 ms
+            return list(self._masks[rows])  # one copy, row by row: a list of 1,024 copies would cost a rollout step 1 ms
         result = getattr(self, method_name)(*method_args, **method_kwargs)
         return [result for _ in rows]
 

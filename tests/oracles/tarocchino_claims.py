@@ -1,8 +1,8 @@
 """Test oracles: the claim and auction rules of the Tarocchino games stated for a whole hand at once.
 
 The envs run these rules one decision at a time, in ``tarot_env/rules/bolognese/claims.py``
-(``_claim_offer_py``: the claim windows, *Chiamarsi Fuori*, §8.4, §11.3, §12.3, §13) and
-``tarot_env/rules/bolognese/auction.py`` (``_auction_py``: the Terziglio auction, §10.3). The functions below say the same rules a
+(``_claim_offer``: the claim windows, *Chiamarsi Fuori*, §8.4, §11.3, §12.3, §13) and
+``tarot_env/rules/bolognese/auction.py`` (``_auction``: the Terziglio auction, §10.3). The functions below say the same rules a
 second, independent way — batch arithmetic over a whole hand — so that tests can check the
 engine against them (tests/test_tarocchino_engine.py, tests/test_bolognese_scoring.py). They
 are not part of the package: a rule lives once in the code that runs it.

@@ -8,7 +8,7 @@ wins). :class:`TrickTables` carries those differences.
 
 The package runs these rules once, row by row, in the code each game plays:
 ``tarot_env/rules/french/play.py`` (``legal_cards``, ``_trick_state``) and
-``tarot_env/rules/bolognese/tricks.py`` (``_legal_plays_py``, ``_play_py``). The functions
+``tarot_env/rules/bolognese/tricks.py`` (``_legal_plays``, ``_play``). The functions
 below state them a second, independent way (whole batches at once, NumPy arithmetic) so
 that tests can check the engines against them: ``tests/test_kernels.py``,
 ``tests/test_french_play.py``, ``tests/test_tarocchino_engine.py``. They are not part of
@@ -103,4 +103,3 @@ def play_card(
     top_trump = np.maximum(top_trump, np.where(is_trump, strength, 0))
     better = ((key >= best_key) & (key >= 0)) if t.ties_to_later else (key > best_key)
     return lead_suit, top_trump, np.where(better, key, best_key), np.where(better, seats, best_seat)
-

@@ -17,7 +17,7 @@ on one row ``b`` of the state's blocks (:mod:`.state`), compiled by numba when i
 
 from __future__ import annotations
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.discards import _start_discards
 from tarot_env.rules.bolognese.scoring import DI_MIO, SU
@@ -48,7 +48,8 @@ from tarot_env.rules.bolognese.state import (
 )
 
 
-def _auction_legal_py(ints, row, b):
+@kernel(inline=True)
+def _auction_legal(ints, row, b):
     """The words a player may say: with no bid yet, pass, posso or di mio; to a posso, va
     bene or "no, faccio di mio"."""
     if ints[b, BIDDER] < 0:
@@ -60,10 +61,8 @@ def _auction_legal_py(ints, row, b):
         row[A_OPPOSE] = True
 
 
-_auction_legal = njit(_auction_legal_py, inline=True) or _auction_legal_py
-
-
-def _auction_py(ints, seat_ints, cards, b, a, opts):
+@kernel
+def _auction(ints, seat_ints, cards, b, a, opts):
     """Terziglio's auction (§10.3, U12): one word by the player to speak."""
     p = ints[b, CURRENT]
     n = opts[O_N]
@@ -98,10 +97,8 @@ def _auction_py(ints, seat_ints, cards, b, a, opts):
         ints[b, PHASE] = PH_PREPARE
 
 
-_auction = njit(_auction_py) or _auction_py
-
-
-def _unused_pozzo_py(ints, cards, b, w):
+@kernel(inline=True)
+def _unused_pozzo(ints, cards, b, w):
     """§10.3, U25: after a *di mio* hand the unused Pozzo goes, unseen, to the pile of ``w``,
     the last trick's winner (its cards keep PL_POZZO as their place, as discards keep
     PL_DISCARD). Called before the Matto exchange, so that the exchange is made on the final piles."""
@@ -109,6 +106,3 @@ def _unused_pozzo_py(ints, cards, b, w):
         for c in range(NUM_CARDS):
             if cards[b, PLACE, c] == PL_POZZO:
                 cards[b, PILE_OF, c] = w
-
-
-_unused_pozzo = njit(_unused_pozzo_py, inline=True) or _unused_pozzo_py

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit, prange, share, shares
+from tarot_env._jit import kernel, parallel_variant, prange, share, shares
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.combinations import SEQUENCE_FAMILIES, combination_cards_row, combination_points_row, pair_scratch
 from tarot_env.rules.bolognese.scoring import quindici_q
@@ -85,10 +85,11 @@ from tarot_env.rules.bolognese.state import (
     WINDOW,
 )
 
-_qround = njit(quindici_q, inline=True) or quindici_q
+_qround = kernel(quindici_q, inline=True)
 
 
-def _claim_offer_py(ints, seat_ints, b, p, window, opts):
+@kernel
+def _claim_offer(ints, seat_ints, b, p, window, opts):
     """The claim value ``p`` could call at ``window`` (§8.4, U8, U21, U23, U15/U24, U28, U29),
     and whether the window opens: (-1, 0) when it does not.
 
@@ -125,10 +126,8 @@ def _claim_offer_py(ints, seat_ints, b, p, window, opts):
     return value, ok
 
 
-_claim_offer = njit(_claim_offer_py) or _claim_offer_py
-
-
-def _open_claim_py(ints, seat_ints, b, p, window, opts):
+@kernel
+def _open_claim(ints, seat_ints, b, p, window, opts):
     """Open a claim window for ``p`` if the rules give him one; True when opened."""
     value, ok = _claim_offer(ints, seat_ints, b, p, window, opts)
     if value < 0:
@@ -141,10 +140,8 @@ def _open_claim_py(ints, seat_ints, b, p, window, opts):
     return True
 
 
-_open_claim = njit(_open_claim_py) or _open_claim_py
-
-
-def _begin_turn_py(ints, seat_ints, b, opts):
+@kernel
+def _begin_turn(ints, seat_ints, b, opts):
     """The player to act in the play: his first turn's claim and declaration (§7, §8.4)
     come before his card."""
     p = ints[b, CURRENT]
@@ -160,10 +157,8 @@ def _begin_turn_py(ints, seat_ints, b, opts):
     ints[b, PHASE] = PH_PLAY
 
 
-_begin_turn = njit(_begin_turn_py) or _begin_turn_py
-
-
-def _claim_py(ints, b, a, opts):
+@kernel(inline=True)
+def _claim(ints, b, a, opts):
     """A claim window's answer (§8.4): True when ``a`` claims, which ends the game: won when the
     value reaches the target, lost otherwise (only offered then with ``wrong_claim="loses"``)."""
     if a != A_CLAIM:
@@ -181,10 +176,8 @@ def _claim_py(ints, b, a, opts):
     return True
 
 
-_claim = njit(_claim_py, inline=True) or _claim_py
-
-
-def _declare_py(ints, seat_ints, cards, b, a):
+@kernel(inline=True)
+def _declare(ints, seat_ints, cards, b, a):
     """The declaration at the first turn (§7): ``declare`` counts his combinations' value for
     his side and shows their cards to the table; then he plays his card."""
     p = ints[b, CURRENT]
@@ -196,11 +189,9 @@ def _declare_py(ints, seat_ints, cards, b, a):
     ints[b, PHASE] = PH_PLAY
 
 
-_declare = njit(_declare_py, inline=True) or _declare_py
-
-
 # ====================================================================== what a declaration is worth
-def _declaration_value_py(cards, b, seat, place, first_only, opts, m, L, L2):
+@kernel(inline=True)
+def _declaration_value(cards, b, seat, place, first_only, opts, m, L, L2):
     """The value of declaring ``seat``'s cards at row ``b`` (§7): their cricche and sequences as
     §6 counts them, with U5 (``mori``) and U6 (declarations doubled or not); 0 in a game
     without declarations (nothing can then serve a claim either). The cards: those ``seat``
@@ -213,10 +204,8 @@ def _declaration_value_py(cards, b, seat, place, first_only, opts, m, L, L2):
     return combination_points_row(m, opts[O_MORI], opts[O_DECLARED_DOUBLED] == 1, L, L2)
 
 
-_declaration_value = njit(_declaration_value_py, inline=True) or _declaration_value_py
-
-
-def claim_values_at_deal_rows_py(ints, seat_ints, cards, rows, opts):
+@kernel
+def claim_values_at_deal_rows(ints, seat_ints, cards, rows, opts):
     """The declaration values of the claim windows before play, at the deal (§8.4.1, §11.3,
     U21): the dealer's first cards (before his pickup), and the whole hand of the player on his
     right (the opponent of the two-player games, whose window may open right after the pickup)."""
@@ -234,10 +223,8 @@ def claim_values_at_deal_rows_py(ints, seat_ints, cards, rows, opts):
         seat_ints[b, opp, CLAIM_DECL] = _declaration_value(cards, b, opp, -1, False, opts, m, L, L2)
 
 
-claim_values_at_deal_rows = njit(claim_values_at_deal_rows_py) or claim_values_at_deal_rows_py
-
-
-def _declarations_row_py(seat_ints, cards, b, opts, m, shown, L, L2):
+@kernel(inline=True)
+def _declarations_row(seat_ints, cards, b, opts, m, shown, L, L2):
     """The hands of row ``b`` are final (PREPARE): each seat's declaration value (``decl``, §7),
     the value his claim may use (``claim_decl``: the same, or Millone's first-deal cards only,
     §11.6) and the cards of the combinations a declaration shows (``combo``, every seat's).
@@ -259,12 +246,11 @@ def _declarations_row_py(seat_ints, cards, b, opts, m, shown, L, L2):
                 cards[b, COMBO, c] = 1
 
 
-_declarations_row = njit(_declarations_row_py, inline=True) or _declarations_row_py
-
-
-def declarations_rows_py(seat_ints, cards, rows, opts):
-    """:func:`_declarations_row` for each of ``rows``. Compiled: its NumPy version cost ~0.18 ms
-    of a vector step at 4,096 tables, on the calling thread; ``declarations_rows_parallel``
+@kernel
+def declarations_rows(seat_ints, cards, rows, opts):
+    """:func:`_declarations_row` for each of ``rows``. Compiled because every vector step
+    brings hands to the play, on the calling thread (docs/performance.md, "What the kernels
+    replaced"); ``declarations_rows_parallel``
     shares the rows among numba's threads (:mod:`tarot_env._threads`) by shares of
     :data:`tarot_env._jit.ROWS_PER_SHARE`, each with its own scratch rows."""
     for k in prange(shares(rows.shape[0])):  # shares are independent
@@ -274,5 +260,4 @@ def declarations_rows_py(seat_ints, cards, rows, opts):
             _declarations_row(seat_ints, cards, rows[i], opts, m, shown, L, L2)
 
 
-declarations_rows = njit(declarations_rows_py) or declarations_rows_py
-declarations_rows_parallel = njit(declarations_rows_py, parallel=True) or declarations_rows_py
+declarations_rows_parallel = parallel_variant(declarations_rows)

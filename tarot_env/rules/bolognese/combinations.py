@@ -59,7 +59,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import (
     ANGELO,
     BEGATO,
@@ -182,7 +182,8 @@ MORI_CODE = {"both": 0, "grande": 1, "mori": 2, "best": 3}
 _SUIT_FIGS = SUIT_FIGURES  # (4, 3)
 
 
-def _lengths_row_py(m, mori_code, L):
+@kernel
+def _lengths_row(m, mori_code, L):
     """L of each sequence family of one set ``m`` (62,) bool into ``L`` (7,), 0 where not
     valid (§6.3), for ``mori_code`` 0 "both", 1 "grande", 2 "mori" (U5). One implementation,
     compiled by numba when it is installed (this runs once or twice per hand)."""
@@ -242,10 +243,8 @@ def _lengths_row_py(m, mori_code, L):
     L[0] = 1 + h + numbers + grande_mori + C if grande_valid else 0
 
 
-_lengths_row = njit(_lengths_row_py) or _lengths_row_py
-
-
-def _sequence_total_row_py(L, doubling):
+@kernel
+def _sequence_total_row(L, doubling):
     total = 0
     count = 0
     for k in range(L.shape[0]):
@@ -257,10 +256,8 @@ def _sequence_total_row_py(L, doubling):
     return total
 
 
-_sequence_total_row = njit(_sequence_total_row_py) or _sequence_total_row_py
-
-
-def _best_lengths_row_py(m, mori_code, doubling, L, L2):
+@kernel
+def _best_lengths_row(m, mori_code, doubling, L, L2):
     """U5 for one set: "best" takes whichever of "grande" and "mori" scores more."""
     if mori_code != 3:
         _lengths_row(m, mori_code, L)
@@ -272,19 +269,15 @@ def _best_lengths_row_py(m, mori_code, doubling, L, L2):
             L[k] = L2[k]
 
 
-_best_lengths_row = njit(_best_lengths_row_py) or _best_lengths_row_py
-
-
-def _lengths_rows_py(m, mori_code, doubling, L):
+@kernel
+def _lengths_rows(m, mori_code, doubling, L):
     L2 = np.zeros(L.shape[1], dtype=np.int64)
     for r in range(m.shape[0]):
         _best_lengths_row(m[r], mori_code, doubling, L[r], L2)
 
 
-_lengths_rows = njit(_lengths_rows_py) or _lengths_rows_py
-
-
-def _cricche_row_py(m, doubling):
+@kernel
+def _cricche_row(m, doubling):
     total = 0
     count = 0
     for f in range(CRICCA_CARDS.shape[0]):
@@ -303,10 +296,8 @@ def _cricche_row_py(m, doubling):
     return total
 
 
-_cricche_row = njit(_cricche_row_py) or _cricche_row_py
-
-
-def pair_scratch_py():
+@kernel(inline=True)
+def pair_scratch():
     """Scratch rows for counting the combinations of two card sets row by row: two (62,) bool
     sets and the (7,) int64 ``L``, ``L2`` of :func:`combination_points_row`."""
     families = len(SEQUENCE_FAMILIES)
@@ -314,10 +305,8 @@ def pair_scratch_py():
     return sets[0], sets[1], np.zeros(families, dtype=np.int64), np.zeros(families, dtype=np.int64)
 
 
-pair_scratch = njit(pair_scratch_py, inline=True) or pair_scratch_py
-
-
-def combination_points_row_py(m, mori_code, doubling, L, L2):
+@kernel
+def combination_points_row(m, mori_code, doubling, L, L2):
     """:func:`combination_points` of one set ``m`` (62,) bool: cricche + sequences, each doubled
     on its own (§6.2). ``mori_code`` is :data:`MORI_CODE` of the U5 option; ``L`` and ``L2`` are
     (7,) int64 scratch rows (the sequence lengths, overwritten). The one implementation of the
@@ -328,18 +317,13 @@ def combination_points_row_py(m, mori_code, doubling, L, L2):
     return _cricche_row(m, doubling) + _sequence_total_row(L, doubling)
 
 
-combination_points_row = njit(combination_points_row_py) or combination_points_row_py
-
-
-def _points_rows_py(m, mori_code, doubling, out):
+@kernel
+def _points_rows(m, mori_code, doubling, out):
     """combination_points row by row (:func:`combination_points_row`)."""
     L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
     L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
     for r in range(m.shape[0]):
         out[r] = combination_points_row(m[r], mori_code, doubling, L, L2)
-
-
-_points_rows = njit(_points_rows_py) or _points_rows_py
 
 
 def _lengths(m: np.ndarray, mori: str, doubling: bool = True) -> np.ndarray:
@@ -535,7 +519,8 @@ def combination_cards(sets: np.ndarray, *, mori: str = "both", doubling: bool = 
     return _out(out, single)
 
 
-def combination_cards_row_py(m, mori_code, doubling, L, L2, out):
+@kernel
+def combination_cards_row(m, mori_code, doubling, L, L2, out):
     """:func:`combination_cards` of one set ``m`` (62,) bool into ``out`` (62,) bool, which the
     caller zeroes (only the combinations' cards are written); ``L``, ``L2`` as in
     :func:`combination_points_row`. The one implementation: the batch function loops over it,
@@ -597,14 +582,9 @@ def combination_cards_row_py(m, mori_code, doubling, L, L2, out):
             out[c] = m[c]
 
 
-combination_cards_row = njit(combination_cards_row_py) or combination_cards_row_py
-
-
-def _cards_rows_py(m, mori_code, doubling, out):
+@kernel
+def _cards_rows(m, mori_code, doubling, out):
     L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
     L2 = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
     for r in range(m.shape[0]):
         combination_cards_row(m[r], mori_code, doubling, L, L2, out[r])
-
-
-_cards_rows = njit(_cards_rows_py) or _cards_rows_py

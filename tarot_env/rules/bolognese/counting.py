@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
 
 #: v of each card id (§3.1), as int64 for matrix products with card masks.
@@ -69,9 +69,9 @@ def odd_alone_half_points(value_sum, cards):
     return 2 * (value_sum - cards // 2)
 
 
-_groups_points = njit(groups_points, inline=True) or groups_points
-_groups_half_points = njit(groups_half_points, inline=True) or groups_half_points
-_odd_alone_half_points = njit(odd_alone_half_points, inline=True) or odd_alone_half_points
+_groups_points = kernel(groups_points, inline=True)
+_groups_half_points = kernel(groups_half_points, inline=True)
+_odd_alone_half_points = kernel(odd_alone_half_points, inline=True)
 
 
 def _masks(piles: np.ndarray) -> np.ndarray:

@@ -37,7 +37,7 @@ the end of his list, the rest in pack order).
 count for his side. The **Carte da 5** (the 4 Kings and the 4 Tarocchi: Angelo, Mondo,
 Bégato, Matto) may never be discarded; every other card may, trumps (the Sole, the Luna,
 the numbered trumps, the Mori) included. Who discards how many, and when (the engine's
-discard phase, ``discards._start_discards_py``; ``tests/oracles/tarocchino_discards.py`` states it
+discard phase, ``discards._start_discards``; ``tests/oracles/tarocchino_discards.py`` states it
 again for the tests):
 
 - Ottocento, Quattro Scartate, Centocinquanta, Quindici: the dealer, 2, once he has picked up
@@ -379,5 +379,3 @@ def format_deal(dest: DealDestinations, dealer: int, pack: np.ndarray) -> dict[s
         last = sorted(int(c) for c in pack[dest.positions(EXTRA, k)])
         hands.append([names[c] for c in first + last])
     return {"dealer": int(dealer), "hands": hands, "rest": [names[int(c)] for c in pack[dest.rest_positions]]}
-
-

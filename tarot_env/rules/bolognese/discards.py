@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import IS_CARTA_DA_5, NUM_CARDS
 from tarot_env.rules.bolognese.scoring import SU
 from tarot_env.rules.bolognese.state import (
@@ -52,7 +52,8 @@ from tarot_env.rules.bolognese.state import (
 CARTA_DA_5 = IS_CARTA_DA_5.astype(np.int64)
 
 
-def _start_discards_py(ints, seat_ints, cards, b, opts):
+@kernel
+def _start_discards(ints, seat_ints, cards, b, opts):
     """After the pickup (or the Pozzo): the game's discards (§5.3, §10.3, §11.4–5), then
     PREPARE. DISCARD_STAGE counts the discard turns done: first each player's ``O_FIRST_DISCARDS``
     in turn (Millone's 10, the opponent first unless U22's option says the dealer), then the
@@ -90,10 +91,8 @@ def _start_discards_py(ints, seat_ints, cards, b, opts):
         ints[b, PHASE] = PH_PREPARE
 
 
-_start_discards = njit(_start_discards_py) or _start_discards_py
-
-
-def _discard_py(ints, seat_ints, cards, b, c, opts):
+@kernel(inline=True)
+def _discard(ints, seat_ints, cards, b, c, opts):
     """``discard c``: the card leaves the discarder's hand for his pile (§5.3); after his last,
     the next discard turn, or PREPARE."""
     p = ints[b, DISCARDER]
@@ -106,16 +105,11 @@ def _discard_py(ints, seat_ints, cards, b, c, opts):
         _start_discards(ints, seat_ints, cards, b, opts)
 
 
-_discard = njit(_discard_py, inline=True) or _discard_py
-
-
-def _discard_legal_py(cards, out, b, p):
+@kernel(inline=True)
+def _discard_legal(cards, out, b, p):
     """§5.3: the discard actions' part of the mask, ``out`` (62,): the cards of ``p``'s hand
     but the Carte da 5. Taken as a 1-D view, the loop compiles to vector instructions."""
     hand_of, place = cards[b, HAND_OF], cards[b, PLACE]
     p8 = np.int8(p)  # the card rows are int8
     for c in range(NUM_CARDS):
         out[c] = (hand_of[c] == p8) & (place[c] == PL_HAND) & (CARTA_DA_5[c] == 0)
-
-
-_discard_legal = njit(_discard_legal_py, inline=True) or _discard_legal_py

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit, prange
+from tarot_env._jit import kernel, parallel_variant, prange
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.auction import _auction, _auction_legal
 from tarot_env.rules.bolognese.claims import _begin_turn, _claim, _declare, _open_claim
@@ -97,7 +97,8 @@ __all__ = [
 
 
 # ====================================================================== legal actions
-def _set_legal_py(ints, seat_ints, cards, legal, b, opts):
+@kernel
+def _set_legal(ints, seat_ints, cards, legal, b, opts):
     """Write the row's legal mask for the player to act (all False once the row leaves the
     decision phases), from the phase modules' rules.
 
@@ -125,11 +126,9 @@ def _set_legal_py(ints, seat_ints, cards, legal, b, opts):
         _give_legal(ints, cards, row, b, p, opts)
 
 
-_set_legal = njit(_set_legal_py) or _set_legal_py
-
-
 # ====================================================================== from one phase to the next
-def _pickup_py(ints, seat_ints, cards, b, opts):
+@kernel
+def _pickup(ints, seat_ints, cards, b, opts):
     """The dealer picks up his last 2 cards (§8.4.1); Millone's opponent may then claim with
     his 20 cards (§11.3), as may Centocinquanta's with U21's alternative; then the discards."""
     for c in range(NUM_CARDS):
@@ -142,10 +141,8 @@ def _pickup_py(ints, seat_ints, cards, b, opts):
     _start_discards(ints, seat_ints, cards, b, opts)
 
 
-_pickup = njit(_pickup_py) or _pickup_py
-
-
-def _answer_window_py(ints, seat_ints, cards, b, a, opts):
+@kernel
+def _answer_window(ints, seat_ints, cards, b, a, opts):
     """A claim window's answer: a claim ends the game (:func:`.claims._claim`); after
     ``no_claim`` the hand goes on where the window stood: the dealer's pickup, the discards,
     or the rest of the player's first turn."""
@@ -160,10 +157,8 @@ def _answer_window_py(ints, seat_ints, cards, b, a, opts):
         _begin_turn(ints, seat_ints, b, opts)
 
 
-_answer_window = njit(_answer_window_py) or _answer_window_py
-
-
-def start_hand_py(ints, seat_ints, cards, legal, b, opts):
+@kernel
+def start_hand(ints, seat_ints, cards, legal, b, opts):
     """A freshly dealt row (cards placed, PICKUP_DECL and the after-pickup CLAIM_DECL set by
     the caller): the auction, the dealer's claim window, or the pickup (which, with no last
     cards to pick up and no discard, as in Mattazza, goes straight to PREPARE)."""
@@ -179,10 +174,8 @@ def start_hand_py(ints, seat_ints, cards, legal, b, opts):
     _set_legal(ints, seat_ints, cards, legal, b, opts)
 
 
-start_hand = njit(start_hand_py) or start_hand_py
-
-
-def start_play_py(ints, seat_ints, cards, legal, b, opts):
+@kernel
+def start_play(ints, seat_ints, cards, legal, b, opts):
     """Hands are final and DECL / CLAIM_DECL set (PREPARE done): the first trick (§5.4,
     §10.4 with U13, §11.5, §12.2), its leader's first turn first."""
     _first_trick(ints, seat_ints, b, opts)
@@ -190,11 +183,9 @@ def start_play_py(ints, seat_ints, cards, legal, b, opts):
     _set_legal(ints, seat_ints, cards, legal, b, opts)
 
 
-start_play = njit(start_play_py) or start_play_py
-
-
 # ====================================================================== one decision
-def step_row_py(ints, seat_ints, cards, hist, legal, b, a, opts):
+@kernel(inline=True)
+def step_row(ints, seat_ints, cards, hist, legal, b, a, opts):
     """Apply the legal action ``a`` to row ``b`` and write the next mask. The caller checks
     legality (``legal[b, a]``) first, so a refused action changes nothing."""
     phase = ints[b, PHASE]
@@ -213,11 +204,9 @@ def step_row_py(ints, seat_ints, cards, hist, legal, b, a, opts):
     _set_legal(ints, seat_ints, cards, legal, b, opts)
 
 
-step_row = njit(step_row_py, inline=True) or step_row_py
-
-
 # ====================================================================== batches
-def step_rows_py(
+@kernel
+def step_rows(
     ints: np.ndarray,
     seat_ints: np.ndarray,
     cards: np.ndarray,
@@ -238,13 +227,11 @@ def step_rows_py(
     return pending
 
 
-step_rows = njit(step_rows_py) or step_rows_py
-step_rows_parallel = njit(step_rows_py, parallel=True) or step_rows_py
+step_rows_parallel = parallel_variant(step_rows)
 
 
-def start_hands_py(
-    ints: np.ndarray, seat_ints: np.ndarray, cards: np.ndarray, legal: np.ndarray, rows: np.ndarray, opts: np.ndarray
-) -> int:
+@kernel
+def start_hands(ints: np.ndarray, seat_ints: np.ndarray, cards: np.ndarray, legal: np.ndarray, rows: np.ndarray, opts: np.ndarray) -> int:
     """:func:`start_hand` for each of ``rows``; returns how many stopped in PREPARE or SCORE."""
     pending = 0
     for i in range(rows.shape[0]):
@@ -255,15 +242,8 @@ def start_hands_py(
     return pending
 
 
-start_hands = njit(start_hands_py) or start_hands_py
-
-
-def start_plays_py(
-    ints: np.ndarray, seat_ints: np.ndarray, cards: np.ndarray, legal: np.ndarray, rows: np.ndarray, opts: np.ndarray
-) -> None:
+@kernel
+def start_plays(ints: np.ndarray, seat_ints: np.ndarray, cards: np.ndarray, legal: np.ndarray, rows: np.ndarray, opts: np.ndarray) -> None:
     """:func:`start_play` for each of ``rows``."""
     for i in range(rows.shape[0]):
         start_play(ints, seat_ints, cards, legal, rows[i], opts)
-
-
-start_plays = njit(start_plays_py) or start_plays_py

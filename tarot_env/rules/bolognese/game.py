@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese import engine
 from tarot_env.rules.bolognese.claims import claim_values_at_deal_rows, declarations_rows, declarations_rows_parallel
@@ -81,14 +81,14 @@ for _k, _v in {HAND: PL_HAND, EXTRA: PL_EXTRA, SECOND: PL_SECOND, POZZO: PL_POZZ
     _PLACE_OF_DEST[_k] = _v
 
 
+@kernel
 def place_cards(rows, packs, seats, offset, place, cards):
     """Each card ``packs[i, j]`` of row ``rows[i]`` goes where pack position ``j`` is dealt: to
     the seat ``seats[i, offset[j]]`` (``offset[j]``: the receiver's offset from the dealer's right,
     -1 none; ``seats[i, o]``: the seat at offset ``o`` in row ``i``) and place ``place[j]`` (a
     state PLACE code); cards dealt to a hand (first cards or extras) are held by that seat and
-    are first-deal cards. A compiled loop: its NumPy version (four scatters of the whole pack)
-    cost ~0.12 ms of a vector step at 4,096 tables, every step, on the calling thread, and the
-    seat of each position worked out in NumPy another ~0.03 ms."""
+    are first-deal cards. A compiled loop, one pass over the pack: a vector step deals new hands
+    at every step, on the calling thread (docs/performance.md, "What the kernels replaced")."""
     for i in range(rows.shape[0]):
         b = rows[i]
         for j in range(packs.shape[1]):
@@ -101,7 +101,6 @@ def place_cards(rows, packs, seats, offset, place, cards):
             cards[b, FIRST, c] = in_hand
 
 
-place_cards = njit(place_cards) or place_cards
 #: per-hand fields reset at each new deal (match-level ones survive: totals, penalties, who is still in)
 _MATCH_INTS = (DEALER, HAND_NO, MATCH_OVER, N_ACTIVE, HANDS_PLAYED)
 _MATCH_SEAT = (TOTAL, RAW_TOTAL, PENALTY, ACTIVE)
@@ -140,8 +139,8 @@ class HandEnd:
 
     ``info["points"]``, the hand's score part by part (:class:`.scoring.HandPoints`), is built when
     ``info`` is first read: a vector step at 4,096 tables ends about 64 hands, and building
-    every one's parts as Python numbers, read or not, cost ~0.2 ms of a one-thread Ottocento
-    step, most of it in the garbage collector (docs/performance.md)."""
+    every one's parts as Python numbers, read or not, would weigh on every step, most of it in
+    the garbage collector (docs/performance.md, "What the kernels replaced")."""
 
     __slots__ = ("_info", "_points", "active", "match_over", "result", "row", "scores", "sides")
 
@@ -177,7 +176,7 @@ class HandEnd:
         theirs = (other.row, other.result, list(other.scores), other.match_over, other.info)
         return mine == theirs and np.array_equal(self.sides, other.sides) and np.array_equal(self.active, other.active)
 
-    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaced
+    __hash__ = None  # type: ignore[assignment]  # mutable and equal by value: not hashable
 
     def __repr__(self) -> str:
         return (
@@ -189,8 +188,8 @@ class HandEnd:
 class HandEnds(list):
     """The hands that ended at one step: a list of :class:`HandEnd`, in row order, with their rows,
     scores and sides also as arrays (``rows`` (E,), ``scores`` and ``sides`` (E, N)), as the step
-    computed them. The vector env's rewards read the arrays: gathering them back from ~64
-    objects a step at 4,096 tables cost ~0.05 ms on the calling thread."""
+    computed them. The vector env's rewards read the arrays, without gathering them back from
+    the ~64 objects a step ends at 4,096 tables, on the calling thread."""
 
     def __init__(self, ends: list[HandEnd], rows: np.ndarray, scores: np.ndarray, sides: np.ndarray) -> None:
         super().__init__(ends)
@@ -372,8 +371,8 @@ class TarocchinoGame:
         (:mod:`tarot_env._threads`); the NumPy phases after it (scoring, a match's next deal,
         which draws from ``rng``) stay on this thread, in row order."""
         ints, seat_ints, cards, hist, legal = state.blocks
-        kernel = engine.step_rows_parallel if parallel else engine.step_rows
-        if kernel(ints, seat_ints, cards, hist, legal, rows, actions, self.opts) == 0:
+        run = engine.step_rows_parallel if parallel else engine.step_rows
+        if run(ints, seat_ints, cards, hist, legal, rows, actions, self.opts) == 0:
             return HandEnds.none(self.num_players)
         return self._settle(state, rows, rng, deals, parallel)
 
@@ -501,5 +500,5 @@ class TarocchinoGame:
 
     def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray, parallel: bool = False) -> None:
         """The automatic Matto exchange of the played hands ``rows`` (§4.5, U3, U20): :func:`.matto.auto_exchange_rows`."""
-        kernel = auto_exchange_rows_parallel if parallel else auto_exchange_rows
-        kernel(state.ints, state.cards, np.asarray(rows, dtype=np.int64), self.opts)
+        run = auto_exchange_rows_parallel if parallel else auto_exchange_rows
+        run(state.ints, state.cards, np.asarray(rows, dtype=np.int64), self.opts)

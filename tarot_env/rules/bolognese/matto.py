@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit, prange, share, shares
+from tarot_env._jit import kernel, parallel_variant, prange, share, shares
 from tarot_env.cards.bolognese import IS_SCARTINO, MATTO, NUM_CARDS
 from tarot_env.rules.bolognese.combinations import IN_COMBINATION, combination_points_row, pair_scratch
 from tarot_env.rules.bolognese.counting import CARD_VALUE
@@ -62,34 +62,29 @@ SCARTINO = IS_SCARTINO.astype(np.int64)
 
 
 # ====================================================================== in the tricks
-def _may_play_matto_py(opts, leading, n_held):
+@kernel(inline=True)
+def _may_play_matto(opts, leading, n_held):
     """May its holder play the Matto now: at any turn (§2.4); when ``leading``, unless the
     Matto is never led (U2's alternative) and he holds ``n_held`` > 1 cards."""
     return not leading or opts[O_MATTO_LEAD] == 1 or n_held <= 1
 
 
-_may_play_matto = njit(_may_play_matto_py, inline=True) or _may_play_matto_py
-
-
-def _matto_is_trump_py(opts):
+@kernel(inline=True)
+def _matto_is_trump(opts):
     """U19: the Matto is not a trump for the duty to trump, unless ``matto_is_trump``."""
     return opts[O_MATTO_IS_TRUMP] == 1
 
 
-_matto_is_trump = njit(_matto_is_trump_py, inline=True) or _matto_is_trump_py
-
-
-def _cover_py(ints, b, p, t):
+@kernel(inline=True)
+def _cover(ints, b, p, t):
     """``p`` covers the Matto in trick ``t`` (§2.4): no suit, it never wins; his side may owe
     a card for it at the end of the hand."""
     ints[b, MATTO_SEAT] = p
     ints[b, MATTO_TRICK] = t
 
 
-_cover = njit(_cover_py, inline=True) or _cover_py
-
-
-def _matto_trick_won_py(ints, cards, b, w, last, opts):
+@kernel(inline=True)
+def _matto_trick_won(ints, cards, b, w, last, opts):
     """The Matto's trick is complete, won by ``w`` (whose pile took its cards): the Matto goes
     back to the pile of who covered it (§4.5); U4's alternative, in the last trick: it stays
     with the winner, and nothing is owed for it."""
@@ -100,20 +95,16 @@ def _matto_trick_won_py(ints, cards, b, w, last, opts):
         cards[b, PILE_OF, MATTO] = cards[b, PLAYED_BY, MATTO]
 
 
-_matto_trick_won = njit(_matto_trick_won_py, inline=True) or _matto_trick_won_py
-
-
 # ====================================================================== the exchange
-def _pile_side_py(ints, cards, b, c, opts):
+@kernel(inline=True)
+def _pile_side(ints, cards, b, c, opts):
     """The side whose pile holds card ``c`` (its players' won tricks and discards), -1 none."""
     o = cards[b, PILE_OF, c]
     return _side(ints, b, o, opts) if o >= 0 else -1
 
 
-_pile_side = njit(_pile_side_py, inline=True) or _pile_side_py
-
-
-def _gift_scartini_only_py(ints, cards, b, side, opts):
+@kernel(inline=True)
+def _gift_scartini_only(ints, cards, b, side, opts):
     """U3: True when the card given for the Matto must be a scartino (``matto_gift="scartino"``
     and ``side``'s pile holds one besides the Matto)."""
     if opts[O_GIFT_ANY] == 1:
@@ -124,10 +115,8 @@ def _gift_scartini_only_py(ints, cards, b, side, opts):
     return False
 
 
-_gift_scartini_only = njit(_gift_scartini_only_py, inline=True) or _gift_scartini_only_py
-
-
-def _giftable_py(ints, cards, b, c, side, only_scartini, opts):
+@kernel(inline=True)
+def _giftable(ints, cards, b, c, side, only_scartini, opts):
     """§4.5, U3: may card ``c`` be given for the Matto by ``side``: a card of its pile (its
     discards and, U25, a Pozzo it took included), not the Matto, a scartino if it must be."""
     if c == MATTO or _pile_side(ints, cards, b, c, opts) != side:
@@ -135,10 +124,8 @@ def _giftable_py(ints, cards, b, c, side, only_scartini, opts):
     return SCARTINO[c] == 1 or not only_scartini
 
 
-_giftable = njit(_giftable_py, inline=True) or _giftable_py
-
-
-def _give_legal_py(ints, cards, row, b, p, opts):
+@kernel(inline=True)
+def _give_legal(ints, cards, row, b, p, opts):
     """The ``give`` actions of ``p``, the Matto's owner, in the mask ``row`` (A,): the cards
     his side may give (U3)."""
     side = _side(ints, b, p, opts)
@@ -147,20 +134,16 @@ def _give_legal_py(ints, cards, row, b, p, opts):
         row[AB_GIVE + c] = _giftable(ints, cards, b, c, side, only_scartini, opts)
 
 
-_give_legal = njit(_give_legal_py, inline=True) or _give_legal_py
-
-
-def _give_py(ints, cards, b, c):
+@kernel(inline=True)
+def _give(ints, cards, b, c):
     """§4.5: card ``c`` goes to the winner of the Matto's trick; the hand is then scored."""
     cards[b, PILE_OF, c] = ints[b, MATTO_WINNER]
     ints[b, MATTO_SEAT] = MATTO_EXCHANGED
     ints[b, PHASE] = PH_SCORE
 
 
-_give = njit(_give_py, inline=True) or _give_py
-
-
-def _exchange_py(ints, seat_ints, cards, b, opts):
+@kernel(inline=True)
+def _exchange(ints, seat_ints, cards, b, opts):
     """The hand is over (phase SCORE, the piles final): the Matto exchange, when it is due
     (§4.5). With no trick won the owner's side gives the Matto itself; with the owner's choice
     (U20's alternative) he is asked, unless one card is possible (U30); else the automatic
@@ -191,10 +174,8 @@ def _exchange_py(ints, seat_ints, cards, b, opts):
             ints[b, CURRENT] = m
 
 
-_exchange = njit(_exchange_py, inline=True) or _exchange_py
-
-
-def _auto_exchange_row_py(ints, cards, b, opts, mine, theirs, L, L2):
+@kernel
+def _auto_exchange_row(ints, cards, b, opts, mine, theirs, L, L2):
     """§4.5 with U3 and U20 at row ``b``, at SCORE: when the exchange is due, the Matto's owner's
     side gives the winner of the Matto's trick the card (:func:`_giftable`: a scartino if it
     has one, U3) that costs the giver least: its card values and combinations (§6, the
@@ -248,13 +229,11 @@ def _auto_exchange_row_py(ints, cards, b, opts, mine, theirs, L, L2):
     ints[b, MATTO_SEAT] = MATTO_EXCHANGED
 
 
-_auto_exchange_row = njit(_auto_exchange_row_py) or _auto_exchange_row_py
-
-
-def auto_exchange_rows_py(ints, cards, rows, opts):
-    """:func:`_auto_exchange_row` for each of the played hands ``rows``, at SCORE. Compiled: its
-    NumPy version (every candidate card's two combination counts as one batch) cost ~0.35 ms of
-    a vector step at 4,096 tables, on the calling thread; ``auto_exchange_rows_parallel``
+@kernel
+def auto_exchange_rows(ints, cards, rows, opts):
+    """:func:`_auto_exchange_row` for each of the played hands ``rows``, at SCORE. Compiled
+    because every vector step ends hands and counts each candidate card's combinations twice
+    (docs/performance.md, "What the kernels replaced"); ``auto_exchange_rows_parallel``
     shares the rows among numba's threads (:mod:`tarot_env._threads`) by shares of
     :data:`tarot_env._jit.ROWS_PER_SHARE`, each with its own scratch rows."""
     for k in prange(shares(rows.shape[0])):  # shares are independent
@@ -264,5 +243,4 @@ def auto_exchange_rows_py(ints, cards, rows, opts):
             _auto_exchange_row(ints, cards, rows[i], opts, mine, theirs, L, L2)
 
 
-auto_exchange_rows = njit(auto_exchange_rows_py) or auto_exchange_rows_py
-auto_exchange_rows_parallel = njit(auto_exchange_rows_py, parallel=True) or auto_exchange_rows_py
+auto_exchange_rows_parallel = parallel_variant(auto_exchange_rows)

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.combinations import MORI_CODE, MORI_OPTIONS, SEQUENCE_FAMILIES, combination_points, combination_points_row
 from tarot_env.rules.bolognese.counting import CARD_VALUE, LAST_TRICK_BONUS, _groups_half_points, _groups_points, _odd_alone_half_points
@@ -317,7 +317,8 @@ def checked_hand_scores(
     return HandScore(*parts, capotted, 2 if half_points else 1)
 
 
-def hand_score_rows_py(
+@kernel
+def hand_score_rows(
     piles, capotted, last, decl, group_size, half_points, odd_alone, mori_code, doubling, keep_capotted, cappotto_bonus, parts
 ):
     """Each side's hand score, part by part, into ``parts`` (6, R, S): cards, last trick,
@@ -326,8 +327,8 @@ def hand_score_rows_py(
     (R, S) the sides that took no trick (U7, U11). Returns -1, or the
     first row with a pile that does not split into whole groups (half-groups with
     ``half_points``): the caller raises. The one implementation of the hand's count (§8.3),
-    compiled by numba: the envs score every hand that ends through it, one row at a time
-    (its NumPy version cost ~0.2 ms of a vector step at 4,096 tables, on the calling thread)."""
+    compiled by numba: the envs score every hand that ends through it, one row at a time, on
+    the calling thread (docs/performance.md, "What the kernels replaced")."""
     R, S = piles.shape[0], piles.shape[1]
     scale = 2 if half_points else 1
     L = np.zeros(len(SEQUENCE_FAMILIES), dtype=np.int64)
@@ -362,9 +363,6 @@ def hand_score_rows_py(
             parts[4, r, s] = bonus
             parts[5, r, s] = cards + last_pts + combos + d + bonus
     return -1
-
-
-hand_score_rows = njit(hand_score_rows_py) or hand_score_rows_py
 
 
 def ottocento_hand_scores(
@@ -849,11 +847,12 @@ def seat_sides(rules: EndOfHand, state: TarocchinoState, rows: np.ndarray) -> np
     return out
 
 
+@kernel
 def side_piles_rows(rows, sides, cards, seat_ints, piles, tricks, decl):
     """Add up, for each of ``rows`` (``sides[i]``: the side of each seat), each side's pile (the
     cards its players won), tricks and declarations into ``piles`` (R, S, 62), ``tricks`` and
     ``decl`` (R, S), zeroed by the caller. A compiled loop: the scoring and the Matto exchange
-    read it for every hand that ends, and its NumPy version cost ~0.08 ms a call at 4,096 tables."""
+    read it for every hand that ends (docs/performance.md, "What the kernels replaced")."""
     for i in range(rows.shape[0]):
         b = rows[i]
         for c in range(cards.shape[2]):
@@ -863,9 +862,6 @@ def side_piles_rows(rows, sides, cards, seat_ints, piles, tricks, decl):
         for s in range(sides.shape[1]):
             tricks[i, sides[i, s]] += seat_ints[b, s, TRICKS]
             decl[i, sides[i, s]] += seat_ints[b, s, DECLARED]
-
-
-side_piles_rows = njit(side_piles_rows) or side_piles_rows
 
 
 def side_piles(rules: EndOfHand, state: TarocchinoState, rows: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.rules.bolognese.state import ACTIVE, O_SIDES, SD_PARTNERS, SD_SOLOIST, SOLOIST
 
 
-def _side_py(ints, b, seat, opts):
+@kernel(inline=True)
+def _side(ints, b, seat, opts):
     """The side of ``seat``: seat % 2 with partners, 0 the soloist / 1 the opponents in
     Terziglio, the seat itself where each plays for himself (the game's ``sides``)."""
     k = opts[O_SIDES]
@@ -32,25 +33,18 @@ def _side_py(ints, b, seat, opts):
     return seat
 
 
-_side = njit(_side_py, inline=True) or _side_py
-
-
-def sides_rows_py(ints: np.ndarray, rows: np.ndarray, n: int, opts: np.ndarray, out: np.ndarray) -> None:
+@kernel
+def sides_rows(ints: np.ndarray, rows: np.ndarray, n: int, opts: np.ndarray, out: np.ndarray) -> None:
     """:func:`_side` of every seat of ``rows`` into ``out`` (R, n): the one rule, for the NumPy code too."""
     for i in range(rows.shape[0]):
         for s in range(n):
             out[i, s] = _side(ints, rows[i], s, opts)
 
 
-sides_rows = njit(sides_rows_py) or sides_rows_py
-
-
-def _next_active_py(seat_ints, b, p, n):
+@kernel(inline=True)
+def _next_active(seat_ints, b, p, n):
     """The next player to the right (play order) still in the game (Mattazza matches drop players)."""
     q = (p + 1) % n
     while seat_ints[b, q, ACTIVE] == 0:
         q = (q + 1) % n
     return q
-
-
-_next_active = njit(_next_active_py, inline=True) or _next_active_py

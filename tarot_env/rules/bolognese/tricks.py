@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import BEGATO as FIRST_TRUMP
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, MATTO, MORO_STRENGTH, NUM_CARDS, SUIT_SIZE
 from tarot_env.cards.deck import TRUMP_SUIT
@@ -75,16 +75,15 @@ SUIT = BOLOGNESE_DECK.suit.astype(np.int64)
 STRENGTH = BOLOGNESE_DECK.strength.astype(np.int64)
 
 
-def _beats_trump_py(k, top):
+@kernel(inline=True)
+def _beats_trump(k, top):
     """§4.3: does a trump of strength ``k`` beat the best trump so far, of strength ``top``:
     higher, or a Moro after a Moro (the Mori are equal, and the last played wins)."""
     return k > top or (k == MORO_STRENGTH and top == MORO_STRENGTH)
 
 
-_beats_trump = njit(_beats_trump_py, inline=True) or _beats_trump_py
-
-
-def _first_trick_py(ints, seat_ints, b, opts):
+@kernel(inline=True)
+def _first_trick(ints, seat_ints, b, opts):
     """The play starts (hands final): the first leader, the Primo di Mano, and an empty trick."""
     first = _next_active(seat_ints, b, ints[b, DEALER], opts[O_N])
     if opts[O_FIRST_LEAD_SOLOIST] == 1:  # U13's alternative (an auction game's option)
@@ -100,10 +99,8 @@ def _first_trick_py(ints, seat_ints, b, opts):
     ints[b, BEST_CARD] = NONE
 
 
-_first_trick = njit(_first_trick_py, inline=True) or _first_trick_py
-
-
-def _legal_plays_py(ints, cards, out, b, p, opts):
+@kernel(inline=True)
+def _legal_plays(ints, cards, out, b, p, opts):
     """§4.2: follow the suit led; void, trump; a trump led is answered with a trump; nobody
     must beat or over-trump (U1, unless ``must_overtrump``); the Matto as :mod:`.matto` says.
     Leading: any card. Writes the play actions' part of the mask, ``out`` (62,), which is all
@@ -155,10 +152,8 @@ def _legal_plays_py(ints, cards, out, b, p, opts):
         out[MATTO] = _may_play_matto(opts, False, 0)
 
 
-_legal_plays = njit(_legal_plays_py, inline=True) or _legal_plays_py
-
-
-def _end_trick_py(ints, seat_ints, cards, hist, b, opts):
+@kernel(inline=True)
+def _end_trick(ints, seat_ints, cards, hist, b, opts):
     """The trick is complete: its cards to the winner's pile, the Matto back to its owner's
     (§4.5); the winner leads next (§4.3); after the last trick, the unused Pozzo and the Matto
     exchange, then the score."""
@@ -191,10 +186,8 @@ def _end_trick_py(ints, seat_ints, cards, hist, b, opts):
     _exchange(ints, seat_ints, cards, b, opts)
 
 
-_end_trick = njit(_end_trick_py, inline=True) or _end_trick_py
-
-
-def _play_py(ints, seat_ints, cards, hist, b, c, opts):
+@kernel(inline=True)
+def _play(ints, seat_ints, cards, hist, b, c, opts):
     """``play c`` by the player to act: the card joins the trick, which it may win (§4.3); the
     next player's turn, or the end of the trick."""
     p = ints[b, CURRENT]
@@ -233,6 +226,3 @@ def _play_py(ints, seat_ints, cards, hist, b, c, opts):
     else:
         ints[b, CURRENT] = _next_active(seat_ints, b, p, opts[O_N])
         _begin_turn(ints, seat_ints, b, opts)
-
-
-_play = njit(_play_py, inline=True) or _play_py

@@ -11,8 +11,8 @@ trumps are shown when the player has more than the size is option ``poignee_trum
 
 Which trumps a player may show is one row function that numba compiles (:func:`showable_row`),
 as the play's rules are. Who may declare which poignée (:func:`poignee_row`) counts them: it is
-asked of every player when the play starts, and its NumPy version took ~80 µs of a vector step
-at B = 4,096. The declaration itself (:func:`apply_poignee`) and the trumps picked one by one
+asked of every player when the play starts, at every vector step on the calling thread
+(docs/performance.md, "What the kernels replaced"). The declaration itself (:func:`apply_poignee`) and the trumps picked one by one
 read them as a batch (:func:`showable_trumps`).
 """
 
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.french import EXCUSE, PETIT
 from tarot_env.rules.french.state import COLUMN
 
@@ -34,6 +34,7 @@ TAKER, HANDS, ECART = COLUMN["taker"], COLUMN["hands"], COLUMN["ecart"]
 FORCED_DISCARDS, SIZES = 0, 1  # the ``opts`` argument (:func:`announcement_options`)
 
 
+@kernel(inline=True)
 def showable_row(b, seat, c, ints, seat_cards, card_flags, opts):
     """Whether ``seat`` of row ``b`` may show card ``c`` in a poignée: a trump (the Excuse is
     not one) in his hand, or one he was forced to put in the écart when he is the taker and
@@ -48,6 +49,7 @@ def showable_row(b, seat, c, ints, seat_cards, card_flags, opts):
     return seat_cards[b, HANDS, seat, c] | forced
 
 
+@kernel
 def showable_rows(rows, seats, ints, seat_cards, card_flags, opts, out):
     """:func:`showable_row` of every card for each ``(rows[i], seats[i])`` into ``out`` (R, 78)."""
     for i in range(rows.shape[0]):
@@ -55,6 +57,7 @@ def showable_rows(rows, seats, ints, seat_cards, card_flags, opts, out):
             out[i, c] = showable_row(rows[i], seats[i], c, ints, seat_cards, card_flags, opts)
 
 
+@kernel(inline=True)
 def poignee_row(b, seat, ints, seat_cards, card_flags, opts, out):
     """Which of simple, double, triple ``seat`` of row ``b`` can show exactly, into ``out`` (3,):
     his showable trumps (:func:`showable_row`) reach the size, or fall one short with the
@@ -68,6 +71,7 @@ def poignee_row(b, seat, ints, seat_cards, card_flags, opts, out):
         out[k] = n_trumps >= size or (excuse and n_trumps + 1 == size)
 
 
+@kernel
 def poignee_rows(rows, seats, ints, seat_cards, card_flags, opts):
     """(R, 3) bool: :func:`poignee_row` of each ``(rows[i], seats[i])``."""
     out = np.zeros((rows.shape[0], 3), dtype=np.bool_)
@@ -76,6 +80,7 @@ def poignee_rows(rows, seats, ints, seat_cards, card_flags, opts):
     return out
 
 
+@kernel
 def may_declare_rows(rows, ints, seat_cards, card_flags, poignee_todo, n, opts):
     """Write ``poignee_todo`` of every seat of ``rows``: whether he can show some poignée."""
     options = np.zeros(3, dtype=np.bool_)
@@ -83,13 +88,6 @@ def may_declare_rows(rows, ints, seat_cards, card_flags, poignee_todo, n, opts):
         for seat in range(n):
             poignee_row(rows[i], seat, ints, seat_cards, card_flags, opts, options)
             poignee_todo[rows[i], seat] = options[0] or options[1] or options[2]
-
-
-showable_row = njit(showable_row, inline=True) or showable_row
-showable_rows = njit(showable_rows) or showable_rows
-poignee_row = njit(poignee_row, inline=True) or poignee_row
-poignee_rows = njit(poignee_rows) or poignee_rows
-may_declare_rows = njit(may_declare_rows) or may_declare_rows
 
 
 def showable_trumps(g: Rules, s: FrenchTarotState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:

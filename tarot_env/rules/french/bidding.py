@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.rules.french.state import COLUMN
 
 if TYPE_CHECKING:
@@ -21,15 +21,13 @@ if TYPE_CHECKING:
 CONTRACT = COLUMN["contract"]
 
 
+@kernel(inline=True)
 def bid_row(b, ints, out):
     """The bids the player to act in row ``b`` may make, into ``out`` (5,) over ``pass, petite,
     garde, garde_sans, garde_contre``: passing, or a contract higher than the highest so far."""
     out[0] = True
     for k in range(1, 5):
         out[k] = k > ints[b, CONTRACT]
-
-
-bid_row = njit(bid_row, inline=True) or bid_row
 
 
 def apply_bid(g: Rules, s: FrenchTarotState, rows: np.ndarray, bid: np.ndarray) -> np.ndarray:

@@ -1,8 +1,9 @@
 """The deal (docs/rules/french_tarot.md §2): packets, the chien, the petit sec, fixed deals.
 
-Dealing a pack and the petit sec are row functions that numba compiles (:func:`tarot_env._jit.njit`),
+Dealing a pack and the petit sec are row functions that numba compiles (:func:`tarot_env._jit.kernel`),
 as the play's are (:mod:`.play`): a vector env deals some fifty tables at each step at
-B = 4,096, and their NumPy version made a dozen NumPy calls each time, on the calling thread."""
+B = 4,096, on the calling thread, where each NumPy call has a fixed cost (docs/performance.md,
+"What the kernels replaced")."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK, NUM_CARDS, PETIT
 from tarot_env.rules.deals import check_deal_shape
 from tarot_env.rules.french.config import FrenchTarotConfig
@@ -39,6 +40,7 @@ def deal_destinations(config: FrenchTarotConfig) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
+@kernel(inline=True)
 def deal_row(b, dealer, pack, dest, n, seat_cards, card_flags):
     """Deal the shuffled ``pack`` (card ids in pack order) into row ``b``'s hands and chien:
     the card at position ``j`` goes where ``dest[j]`` says (:func:`deal_destinations`),
@@ -50,6 +52,7 @@ def deal_row(b, dealer, pack, dest, n, seat_cards, card_flags):
             card_flags[b, CHIEN, pack[j]] = True
 
 
+@kernel(inline=True)
 def is_petit_sec(hand):
     """The player's only trump is the Petit and he lacks the Excuse (§2); ``hand`` (78,) bool."""
     if not hand[PETIT] or hand[EXCUSE]:
@@ -60,6 +63,7 @@ def is_petit_sec(hand):
     return True
 
 
+@kernel
 def deal_rows(rows, dealers, packs, dest, n, seat_cards, card_flags):
     """:func:`deal_row` for each of ``rows`` (blank rows: nothing in hand); returns (R,) bool:
     whether some hand has a petit sec."""
@@ -72,18 +76,13 @@ def deal_rows(rows, dealers, packs, dest, n, seat_cards, card_flags):
     return annulled
 
 
+@kernel
 def petit_secs(hands):
     """(H,) bool: :func:`is_petit_sec` of each of ``hands`` (H, 78)."""
     out = np.zeros(hands.shape[0], dtype=np.bool_)
     for i in range(hands.shape[0]):
         out[i] = is_petit_sec(hands[i])
     return out
-
-
-deal_row = njit(deal_row, inline=True) or deal_row
-is_petit_sec = njit(is_petit_sec, inline=True) or is_petit_sec
-deal_rows = njit(deal_rows) or deal_rows
-petit_secs = njit(petit_secs) or petit_secs
 
 
 def deal_packs(

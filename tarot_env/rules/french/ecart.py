@@ -6,7 +6,8 @@ cards, and a discarded trump is shown. Garde sans: the chien stays unseen and co
 taker. Garde contre: it stays unseen and counts for the defence.
 
 What happens to the chien is a row function that numba compiles (:func:`take_chien_row`), as
-the play and the scoring are: the NumPy version took ~60 µs of every vector step at B = 4,096.
+the play and the scoring are: some table takes up its chien at every vector step, on the
+calling thread (docs/performance.md, "What the kernels replaced").
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.french import ECART_FREE, ECART_TRUMPS
 from tarot_env.rules.french.state import COLUMN
 from tarot_env.rules.french.teams import defence_seat_row
@@ -29,6 +30,7 @@ TAKER, PARTNER, CONTRACT, CALLED, ECART_LEFT = (COLUMN[k] for k in ("taker", "pa
 CHIEN_SEEN, PARTNER_KNOWN, HANDS, CHIEN, PILE = (COLUMN[k] for k in ("chien_seen", "partner_known", "hands", "chien", "pile"))
 
 
+@kernel(inline=True)
 def take_chien_row(b, ints, flags, seat_cards, card_flags, card_ints, n, chien_size):
     """Deal with row ``b``'s chien once the contract (and call) is known; returns whether the
     taker now discards (petite, garde)."""
@@ -50,12 +52,14 @@ def take_chien_row(b, ints, flags, seat_cards, card_flags, card_ints, n, chien_s
     return False
 
 
+@kernel(inline=True)
 def chien_owner(contract, taker, partner, n):
     """Whose pile an unseen chien goes to: the taker's in a garde sans, the defence's in a garde
     contre (:func:`.teams.defence_seat`)."""
     return taker if contract == GARDE + 1 else defence_seat_row(taker, partner, n)
 
 
+@kernel
 def take_chien_rows(rows, ints, flags, seat_cards, card_flags, card_ints, n, chien_size):
     """(R,) bool: :func:`take_chien_row` of each of ``rows``."""
     discarding = np.zeros(rows.shape[0], dtype=np.bool_)
@@ -64,19 +68,13 @@ def take_chien_rows(rows, ints, flags, seat_cards, card_flags, card_ints, n, chi
     return discarding
 
 
+@kernel
 def chien_owners(contract, taker, partner, n):
     """(R,): :func:`chien_owner` of each row."""
     out = np.empty(contract.shape[0], dtype=np.int64)
     for i in range(contract.shape[0]):
         out[i] = chien_owner(contract[i], taker[i], partner[i], n)
     return out
-
-
-# compiled: the rules into the loops, the loops as kernels (plain Python without numba)
-chien_owner = njit(chien_owner, inline=True) or chien_owner
-take_chien_row = njit(take_chien_row, inline=True) or take_chien_row
-take_chien_rows = njit(take_chien_rows) or take_chien_rows
-chien_owners = njit(chien_owners) or chien_owners
 
 
 def take_chien(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.ndarray:
@@ -97,6 +95,7 @@ def unseen_chien_owner(g: Rules, s: FrenchTarotState, rows: np.ndarray) -> np.nd
 SHOWN = ECART_TRUMPS
 
 
+@kernel(inline=True)
 def ecart_row(b, ints, seat_cards, out):
     """The cards the taker of row ``b`` may put in the écart next, into ``out`` (78,): neither a
     trump, the Excuse nor a King; trumps 2–20 too when he has fewer such cards than he must still
@@ -110,9 +109,6 @@ def ecart_row(b, ints, seat_cards, out):
         for c in range(out.shape[0]):
             if hand[c] and ECART_TRUMPS[c]:
                 out[c] = True
-
-
-ecart_row = njit(ecart_row, inline=True) or ecart_row
 
 
 def apply_discard(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray) -> np.ndarray:

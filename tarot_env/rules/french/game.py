@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.french import FRENCH_DECK, NUM_CARDS
 from tarot_env.errors import IllegalActionError
 from tarot_env.rules.french import actions as A
@@ -53,6 +53,7 @@ A_BID, A_DISCARD, A_CHELEM, A_NO_CHELEM, A_POIGNEE, A_NO_POIGNEE, A_PLAY = (
 )  # fmt: skip
 
 
+@kernel
 def phase_masks(rows, out, ints, seat_cards, card_flags, suit, strength, play_opts, poignee_opts):
     """The legal actions of the player to act in each of ``rows`` into ``out`` (R, A), zeroed by
     the caller, for the phases whose rule is a row function: the bid (:func:`.bidding.bid_row`),
@@ -84,9 +85,6 @@ def phase_masks(rows, out, ints, seat_cards, card_flags, suit, strength, play_op
         elif phase != _DONE:  # a finished deal has no legal action: its row stays empty
             done[i] = False
     return done
-
-
-phase_masks = njit(phase_masks) or phase_masks
 
 
 # The masks of the phases the kernel above leaves to NumPy (module functions, not lambdas, so
@@ -373,10 +371,12 @@ class FrenchTarotGame:
 _ALL = slice(None)
 
 
+@kernel
 def group_by_phase(phases, num_phases):
     """The indices of ``phases`` grouped by phase, ascending within each (a counting sort):
-    ``order[starts[p]:starts[p + 1]]`` are those in phase ``p``. One pass where a comparison and
-    a ``flatnonzero`` per phase present took ~70 µs of a vector step at B = 4,096."""
+    ``order[starts[p]:starts[p + 1]]`` are those in phase ``p``. One pass over the batch, where a
+    comparison and a ``flatnonzero`` per phase present would make one pass each
+    (docs/performance.md, "What the kernels replaced")."""
     starts = np.zeros(num_phases + 1, dtype=np.int64)
     for i in range(phases.shape[0]):
         starts[phases[i] + 1] += 1
@@ -389,6 +389,3 @@ def group_by_phase(phases, num_phases):
         order[fill[p]] = i
         fill[p] += 1
     return order, starts
-
-
-group_by_phase = njit(group_by_phase) or group_by_phase

@@ -10,10 +10,10 @@ its side won every earlier trick, when it wins that trick (§15.2, §15.3).
 
 Each rule is a function of one row ``b`` of the state's blocks (``FrenchTarotState.blocks``),
 written with plain loops as the Tarocchino engine is (:mod:`tarot_env.rules.bolognese.tricks` and its siblings):
-numba compiles it (:func:`tarot_env._jit.njit`), and the same function runs as plain Python
+numba compiles it (:func:`tarot_env._jit.kernel`), and the same function runs as plain Python
 when the compiled path is off (``TAROT_ENV_JIT=0``); there is no second implementation.
-Compiled, a card played at batch size 1 costs a few µs, where the ~100 NumPy calls of a
-batch-wide version cost ~150 µs. ``tests/test_kernels.py`` plays thousands of random deals
+Compiled, a card played at batch size 1 costs a few µs (a batch-wide NumPy statement of the
+play would make ~100 NumPy calls, docs/performance.md). ``tests/test_kernels.py`` plays thousands of random deals
 both ways and compares every state field after every action.
 
 The names in capitals are the columns of the fields in their block; every rule option the
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tarot_env._jit import njit, prange
+from tarot_env._jit import kernel, parallel_variant, prange
 from tarot_env.cards.deck import EXCUSE_SUIT, TRUMP_SUIT
 from tarot_env.cards.french import EXCUSE as EXCUSE_ID
 from tarot_env.cards.french import FRENCH_DECK, PETIT, RANKS
@@ -77,10 +77,11 @@ def play_options(g: Rules) -> np.ndarray:
 
 
 # ====================================================================== the rules, one row at a time
+@kernel(inline=True)
 def legal_cards(out, b, ints, seat_cards, suit, strength, opts):
     """The cards the player to act in row ``b`` may play, written into ``out`` (C,): follow the
-    suit led, else trump, over the highest trump in the trick when he can (§6.2, as
-    ``tricks.legal_plays``); the Excuse at any time; then §10's opening lead."""
+    suit led, else trump, over the highest trump in the trick when he can (§6.2, as the test
+    oracle ``tests/oracles/tricks.py::legal_plays`` states it); the Excuse at any time; then §10's opening lead."""
     C = out.shape[0]
     p = ints[b, CURRENT]
     led = ints[b, LEAD_SUIT]
@@ -119,6 +120,7 @@ def legal_cards(out, b, ints, seat_cards, suit, strength, opts):
         _opening_lead(out, hand, ints[b, CALLED], suit, opts)
 
 
+@kernel(inline=True)
 def _opening_lead(out, hand, called, suit, opts):
     """§10: trick 1 may not be opened in the called suit, except with the called card. A hand
     with nothing else (but perhaps the Excuse) may play anything, or, with
@@ -142,8 +144,9 @@ def _opening_lead(out, hand, called, suit, opts):
                 out[c] = hand[c]
 
 
+@kernel(inline=True)
 def _trick_state(su, st, seat, lead_suit, top_trump, best_key, best_seat):
-    """``tricks.play_card`` for one card, of suit ``su`` and strength ``st``, played by
+    """The test oracle's ``tests/oracles/tricks.py::play_card`` for one card, of suit ``su`` and strength ``st``, played by
     ``seat``: returns the new ``(lead_suit, top_trump, best_key, best_seat)``. The first card
     that is not the Excuse fixes the suit led; a card wins by strength only if it is a trump
     or of the suit led (the Excuse, a discard: never)."""
@@ -158,6 +161,7 @@ def _trick_state(su, st, seat, lead_suit, top_trump, best_key, best_seat):
     return lead_suit, top_trump, best_key, best_seat
 
 
+@kernel(inline=True)
 def complete_trick(b, ints, flags, seat_ints, card_ints, history, opts):
     """Give row ``b``'s complete trick to its winner, who leads the next; returns whether the
     deal is over."""
@@ -190,6 +194,7 @@ def complete_trick(b, ints, flags, seat_ints, card_ints, history, opts):
     return t + 1 == num_tricks
 
 
+@kernel(inline=True)
 def _excuse_side_won_all(b, ex_seat, ints, flags, history, opts):
     """The Excuse's side won every earlier trick, and the options let its Excuse win (§6.3)."""
     num_tricks = opts[NUM_TRICKS]
@@ -208,6 +213,7 @@ def _excuse_side_won_all(b, ex_seat, ints, flags, history, opts):
     return won_all
 
 
+@kernel(inline=True)
 def _excuse_goes_home(b, winner, last, ints, card_ints, opts):
     """The Excuse returns to its side, for a half-point; on the last trick it changes camp."""
     excuse = opts[EXCUSE]
@@ -229,15 +235,8 @@ def _excuse_goes_home(b, winner, last, ints, card_ints, opts):
             ints[b, EXCHANGE] += 1 if winner_attack else -1
 
 
-legal_cards = njit(legal_cards, inline=True) or legal_cards
-_opening_lead = njit(_opening_lead, inline=True) or _opening_lead
-_trick_state = njit(_trick_state, inline=True) or _trick_state
-complete_trick = njit(complete_trick, inline=True) or complete_trick
-_excuse_side_won_all = njit(_excuse_side_won_all, inline=True) or _excuse_side_won_all
-_excuse_goes_home = njit(_excuse_goes_home, inline=True) or _excuse_goes_home
-
-
 # ====================================================================== over rows
+@kernel
 def play_masks(rows, ints, seat_cards, suit, strength, opts):
     """(R, C) bool: :func:`legal_cards` of each of ``rows``."""
     out = np.zeros((rows.shape[0], seat_cards.shape[3]), dtype=np.bool_)
@@ -246,6 +245,7 @@ def play_masks(rows, ints, seat_cards, suit, strength, opts):
     return out
 
 
+@kernel
 def apply_play(rows, cards, ints, flags, seat_ints, seat_cards, card_ints, history, legal, poignee_todo, suit, strength, opts):
     """The player to act in each of ``rows`` plays his card of ``cards``; a full trick goes to
     its winner (:func:`complete_trick`); the next player's legal cards go into ``legal``.
@@ -291,9 +291,7 @@ def apply_play(rows, cards, ints, flags, seat_ints, seat_cards, card_ints, histo
     return status
 
 
-play_masks = njit(play_masks) or play_masks
-apply_play_parallel = njit(apply_play, parallel=True) or apply_play
-apply_play = njit(apply_play) or apply_play
+apply_play_parallel = parallel_variant(apply_play)
 
 
 # ====================================================================== what the game calls
@@ -309,8 +307,8 @@ def play_cards(g: Rules, s: FrenchTarotState, rows: np.ndarray, card: np.ndarray
     Returns ``(over, unrefreshed)``: the rows whose deal is over, and the rows whose
     ``s.legal`` the caller must still compute (the others have their next legal cards)."""
     b = s.blocks
-    kernel = apply_play_parallel if parallel else apply_play
-    status = kernel(rows, card, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"], b["card_ints"],
+    run = apply_play_parallel if parallel else apply_play
+    status = run(rows, card, b["ints"], b["flags"], b["seat_ints"], b["seat_cards"], b["card_ints"],
                     b["history"], b["legal"], b["poignee_todo"], _SUIT_OF, _STRENGTH, g.play_options)  # fmt: skip
     if len(rows) == 1:
         code = status.item(0)

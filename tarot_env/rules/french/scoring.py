@@ -13,10 +13,10 @@ defender pays S. Scores sum to zero.
 
 Each rule is a function of one deal, as the play's are (:mod:`.play`): :func:`score_row` reads
 row ``b`` of the state's blocks and calls :func:`unit_score`, :func:`chelem_bonus` and
-:func:`share_row`. numba compiles them (:func:`tarot_env._jit.njit`) and :func:`score_rows`
-scores every deal that ended at a step in one call, where the NumPy version it replaced made
-some sixty NumPy calls (~160 µs at B = 4,096, every step, on the calling thread: the scoring
-was one of the phases that kept two threads from doubling a vector env's speed, docs/performance.md).
+:func:`share_row`. numba compiles them (:func:`tarot_env._jit.kernel`) and :func:`score_rows`
+scores every deal that ended at a step in one call, on the calling thread, where a batch
+statement of the rules makes dozens of NumPy calls (docs/performance.md, "What the kernels
+replaced": serial work keeps threads from scaling a vector env).
 The same functions run as plain Python when the compiled path is off (``TAROT_ENV_JIT=0``).
 ``unit_score`` and ``chelem_bonus`` are written in arithmetic that means the same on plain
 numbers and on NumPy arrays, so that they also score whole batches (tests, worked examples).
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 from tarot_env.cards.french import EXCUSE, FRENCH_DECK, IS_BOUT, PETIT
 from tarot_env.rules.french.actions import MULTIPLIER, POIGNEE_BONUS
 from tarot_env.rules.french.state import COLUMN, Chelem, Phase, Result
@@ -119,6 +119,7 @@ def chelem_bonus(announced, attack_chelem, defence_chelem, double_penalty=True):
     return points, code
 
 
+@kernel(inline=True)
 def share_row(n, taker, partner, unit, out):
     """§9.2, one deal: each defender pays S into ``out`` (N,); the taker (and, with 5 players,
     his partner: S) receives the rest (zero sum)."""
@@ -133,6 +134,7 @@ def share_row(n, taker, partner, unit, out):
     out[taker] = -total
 
 
+@kernel(inline=True)
 def petit_au_bout(b, ints, card_ints, history, attack_chelem, defence_chelem, opts):
     """§7: +1 if the attack won the last trick with the Petit in it, -1 for the defence, else 0.
 
@@ -153,6 +155,7 @@ def petit_au_bout(b, ints, card_ints, history, attack_chelem, defence_chelem, op
     return 0
 
 
+@kernel(inline=True)
 def score_row(b, ints, flags, seat_ints, card_ints, history, opts):
     """Fill the result fields and ``scores`` of row ``b``'s finished deal."""
     n, T = opts[N], opts[NUM_TRICKS]
@@ -193,20 +196,17 @@ def score_row(b, ints, flags, seat_ints, card_ints, history, opts):
     share_row(n, tk, pt, unit, seat_ints[b, SCORES])
 
 
+@kernel
 def score_rows(rows, ints, flags, seat_ints, card_ints, history, opts):
     """:func:`score_row` for each of ``rows``."""
     for i in range(rows.shape[0]):
         score_row(rows[i], ints, flags, seat_ints, card_ints, history, opts)
 
 
-# compiled: the rules into the loop, the loop as the kernel (``unit_terms``, ``unit_score`` and
+# compiled copies of the rules that :func:`score_row` calls (``unit_terms``, ``unit_score`` and
 # ``chelem_bonus`` stay Python functions as well, for callers with arrays)
-_unit_terms = njit(unit_terms, inline=True) or unit_terms
-_chelem_bonus = njit(chelem_bonus, inline=True) or chelem_bonus
-share_row = njit(share_row, inline=True) or share_row
-petit_au_bout = njit(petit_au_bout, inline=True) or petit_au_bout
-score_row = njit(score_row, inline=True) or score_row
-score_rows = njit(score_rows) or score_rows
+_unit_terms = kernel(unit_terms, inline=True)
+_chelem_bonus = kernel(chelem_bonus, inline=True)
 
 
 # ====================================================================== what the game calls

@@ -9,7 +9,7 @@ functions compiled once for the row loops of the play, the écart and the scorin
 
 from __future__ import annotations
 
-from tarot_env._jit import njit
+from tarot_env._jit import kernel
 
 
 def is_attack(seat, taker, partner):
@@ -25,5 +25,5 @@ def defence_seat(taker, partner, n):
 
 
 # compiled for the row functions (plain Python without numba)
-is_attack_row = njit(is_attack, inline=True) or is_attack
-defence_seat_row = njit(defence_seat, inline=True) or defence_seat
+is_attack_row = kernel(is_attack, inline=True)
+defence_seat_row = kernel(defence_seat, inline=True)
