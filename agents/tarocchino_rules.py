@@ -44,7 +44,7 @@ over one observation row and mask) and compiled by numba (:func:`tarot_env._jit.
 with ``TAROT_ENV_JIT=0`` the same functions run as Python. The kernel reads the observation's
 fields at the offsets of the encoder's layout, looked up by name (``off[F_HAND]``, the
 ``F_*`` indices of :mod:`tarot_env.encoding.bolognese`), and what tells the games apart as
-ints of the game's :class:`~tarot_env.rules.bolognese.games.GameSpec` row (the ``G_*``
+ints of the game's :class:`~tarot_env.rules.bolognese.game_specs.GameSpec` row (the ``G_*``
 entries: the sides, penalty scoring, the tricks, the target). It values piles with
 :func:`~tarot_env.rules.bolognese.combinations.combination_points_row`, the one count of
 cricche and sequences that ``combination_points`` runs too. Sorted strength lists and their
@@ -79,7 +79,7 @@ from tarot_env.encoding.bolognese import (
     layout,
 )
 from tarot_env.rules.bolognese.combinations import MORI_CODE, SEQUENCE_FAMILIES, combination_points_row
-from tarot_env.rules.bolognese.games import GAMES, GameSpec
+from tarot_env.rules.bolognese.game_specs import GAMES, GameSpec
 from tarot_env.rules.bolognese.state import (
     A_CLAIM,
     A_DECLARE,
@@ -810,7 +810,7 @@ class TarocchinoRuleAgent:
 
     ``act(observations (B, D), masks (B, A)) -> actions (B,)``, or one observation and mask of
     shape ``(A,)`` -> an int. ``target``: the claim target (default: the game's, from
-    its :class:`~tarot_env.rules.bolognese.games.GameSpec` row); give the env's when it was made with another ``target``.
+    its :class:`~tarot_env.rules.bolognese.game_specs.GameSpec` row); give the env's when it was made with another ``target``.
     """
 
     name = "tarocchino_rules"

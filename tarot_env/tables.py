@@ -9,7 +9,7 @@ the row; no other module asks which family an env is by its name.
 Why here: these facts were written in many places (``is_french`` three ways, the player counts
 three times, the default count twice), so a new env had to be taught to each front end. The rows
 are made from where the rules keep them (:class:`~tarot_env.rules.french.config.FrenchTarotConfig`
-and its choices, the Tarocchino :class:`~tarot_env.rules.bolognese.games.GameSpec` rows and
+and its choices, the Tarocchino :class:`~tarot_env.rules.bolognese.game_specs.GameSpec` rows and
 ``OPTIONS``), so the table cannot drift from what ``make`` accepts.
 
     >>> from tarot_env.tables import facts
@@ -29,8 +29,8 @@ from tarot_env.cards.bolognese import BOLOGNESE_DECK
 from tarot_env.cards.deck import Deck
 from tarot_env.cards.french import FRENCH_DECK
 from tarot_env.rules.bolognese.deal import GAMES as TAROCCHINO_GAMES
-from tarot_env.rules.bolognese.games import GAMES as GAME_SPECS
-from tarot_env.rules.bolognese.games import GameSpec
+from tarot_env.rules.bolognese.game_specs import GAMES as GAME_SPECS
+from tarot_env.rules.bolognese.game_specs import GameSpec
 from tarot_env.rules.french.config import _CHOICES as FRENCH_CHOICES
 from tarot_env.rules.french.config import FrenchTarotConfig
 

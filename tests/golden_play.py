@@ -25,7 +25,7 @@ import numpy as np
 
 import tarot_env
 import tarot_env.vector
-from tarot_env.rules.bolognese.games import GAMES
+from tarot_env.rules.bolognese.game_specs import GAMES
 
 #: tables per vector env and hands played per table set (a deal, or a hand of a match)
 BATCH = 16

@@ -1,5 +1,5 @@
 """End-of-hand scoring and game-level rules of the Tarocchino games (rules/tarocchino.md §§4.6, 7–14):
-``tarot_env.rules.bolognese.scoring``.
+``tarot_env.rules.bolognese.scoring`` (the counts) and ``.settlement`` (the ends of a game).
 
 Worked examples are counted by hand from the spec's text, with the arithmetic in comments; the
 spec's vectors TV4, TV9, TV12 and TV13 are checked as written in §16; properties check, over
@@ -26,38 +26,42 @@ from oracles.tarocchino_claims import (
     quindici_claims,
     terziglio_auction,
 )
+from oracles.tarocchino_scoring import (
+    CENTOCINQUANTA_TARGETS,
+    MILLONE_TARGET,
+    OTTOCENTO_TARGETS,
+    QUINDICI_TARGETS,
+    apply_cappotto,
+    centocinquanta_hand_scores,
+    millone_hand_scores,
+    ottocento_hand_scores,
+    quindici_hand_scores,
+)
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
 from tarot_env.rules.bolognese.combinations import combination_points
 from tarot_env.rules.bolognese.counting import CARD_VALUE
 from tarot_env.rules.bolognese.scoring import (
-    CENTOCINQUANTA_TARGETS,
     DI_MIO,
-    DRAW,
-    MILLONE_TARGET,
     NO_CONTRACT,
-    OTTOCENTO_TARGETS,
-    PLAY_ON,
-    QUATTRO_SCARTATE_HANDS,
-    QUINDICI_TARGETS,
     SU,
     TERZIGLIO_STAKE,
-    apply_cappotto,
-    centocinquanta_hand_scores,
     declaration_points,
-    game_result,
     hand_scores,
     mattazza_hand,
     mattazza_losers,
-    mattazza_standing,
-    millone_hand_scores,
-    ottocento_hand_scores,
-    quattro_scartate_result,
-    quindici_hand_scores,
     quindici_round,
     terziglio_hand,
     terziglio_poste,
     terziglio_settlement,
+)
+from tarot_env.rules.bolognese.settlement import (
+    DRAW,
+    PLAY_ON,
+    QUATTRO_SCARTATE_HANDS,
+    game_result,
+    mattazza_standing,
+    quattro_scartate_result,
 )
 
 ALL = " ".join(BOLOGNESE_DECK.names)
@@ -837,7 +841,6 @@ def test_compiled_hand_score_equals_the_count_part_by_part(sides):
     (or half-groups), 6 for the last trick, cricche and sequences, the declarations (U7), the
     cappotto bonus (U11)."""
     from tarot_env.rules.bolognese.counting import odd_alone_half_points, pile_half_points, pile_points
-    from tarot_env.rules.bolognese.scoring import apply_cappotto
 
     rng = np.random.default_rng(sides)
     R = 300

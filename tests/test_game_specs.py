@@ -1,4 +1,4 @@
-"""The one table of the Tarocchino games (tarot_env/rules/bolognese/games.py).
+"""The one table of the Tarocchino games (tarot_env/rules/bolognese/game_specs.py).
 
 - every game has a row, and the rows agree with the rules they cite (docs/rules/tarocchino.md):
   player counts, tricks, the deal (every card accounted for), the discards, targets, ties;
@@ -6,7 +6,7 @@
   the scoring constants) are read from the rows, and so are the options each game has and the
   ``opts`` columns of the compiled kernels;
 - no code of the package asks which game it plays: a grep for branches on game names (and for
-  the old ``GM_`` game codes) finds none outside games.py;
+  the old ``GM_`` game codes) finds none outside game_specs.py;
 - a variant is one row: ``dataclasses.replace`` of a row is accepted by the config, the rules
   and the envs, and plays as the game with the matching options.
 """
@@ -19,17 +19,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from oracles import tarocchino_scoring
 
 import tarot_env
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.envs.tarocchino import TarocchinoEnv
 from tarot_env.envs.tarocchino_rewards import REWARD_SCALE
-from tarot_env.rules.bolognese import deal, scoring
+from tarot_env.rules.bolognese import deal, settlement
 from tarot_env.rules.bolognese import state as S
 from tarot_env.rules.bolognese.config import OPTIONS, TARGETS, TRICKS, TarocchinoConfig, default, option_names
 from tarot_env.rules.bolognese.deal import deal_destinations
 from tarot_env.rules.bolognese.game import TarocchinoGame
-from tarot_env.rules.bolognese.games import GAMES, GameSpec, game_spec
+from tarot_env.rules.bolognese.game_specs import GAMES, GameSpec, game_spec
 from tarot_env.vector.tarocchino import TarocchinoVectorEnv
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,11 +168,11 @@ def test_exported_names_are_read_from_the_table():
     assert {name: spec.tricks for name, spec in GAMES.items()} == TRICKS
     assert {name: spec.target for name, spec in GAMES.items() if spec.target is not None} == TARGETS
     assert {name: spec.reward_scale for name, spec in GAMES.items()} == REWARD_SCALE
-    assert GAMES["ottocento"].targets == scoring.OTTOCENTO_TARGETS
-    assert GAMES["quindici"].target == scoring.QUINDICI_TARGET
-    assert GAMES["quattro_scartate"].game_hands == scoring.QUATTRO_SCARTATE_HANDS
-    assert GAMES["millone"].tricks == scoring.MILLONE_TRICKS
-    assert scoring.CENTOCINQUANTA_CARDS == 32
+    assert GAMES["ottocento"].targets == tarocchino_scoring.OTTOCENTO_TARGETS
+    assert GAMES["quindici"].target == tarocchino_scoring.QUINDICI_TARGET
+    assert GAMES["quattro_scartate"].game_hands == settlement.QUATTRO_SCARTATE_HANDS
+    assert GAMES["millone"].tricks == tarocchino_scoring.MILLONE_TRICKS
+    assert tarocchino_scoring.CENTOCINQUANTA_CARDS == 32
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -220,12 +221,12 @@ _SCANNED = ("tarot_env", "agents", "experiments")
 
 
 def test_no_code_branches_on_a_game_name():
-    """Everything that tells the games apart is a field of the game's row (games.py); the
+    """Everything that tells the games apart is a field of the game's row (game_specs.py); the
     package (the CLI, the bots and the experiments included) never compares a game's name."""
     found = []
     for folder in _SCANNED:
         for path in sorted((ROOT / folder).rglob("*.py")):
-            if path.name == "games.py" and path.parent.name == "bolognese":
+            if path.name == "game_specs.py" and path.parent.name == "bolognese":
                 continue
             for i, line in enumerate(path.read_text().splitlines(), 1):
                 if any(p.search(line) for p in _BRANCHES):

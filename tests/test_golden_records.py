@@ -24,7 +24,7 @@ TABLES = GOLDEN["tables"]
 
 
 def test_the_golden_file_covers_every_env_and_player_count():
-    from tarot_env.rules.bolognese.games import GAMES
+    from tarot_env.rules.bolognese.game_specs import GAMES
 
     assert (GOLDEN["batch"], GOLDEN["hands"]) == (golden_play.BATCH, golden_play.HANDS)
     covered = {(e, o.get("num_players")) for e, o in golden_play.tables()}

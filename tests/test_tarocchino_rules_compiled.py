@@ -31,7 +31,7 @@ from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
 import tarot_env.vector
 from tarot_env._jit import JIT_AVAILABLE
 from tarot_env.rules.bolognese import combinations
-from tarot_env.rules.bolognese.games import GAMES
+from tarot_env.rules.bolognese.game_specs import GAMES
 from tarot_env.rules.bolognese.state import NUM_ACTIONS
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "bot_golden.json").read_text())

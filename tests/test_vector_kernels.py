@@ -35,7 +35,7 @@ from tarot_env.rules.bolognese.config import TarocchinoConfig
 from tarot_env.rules.bolognese.counting import CARD_VALUE
 from tarot_env.rules.bolognese.deal import EXTRA, HAND, OUT, POZZO, SECOND
 from tarot_env.rules.bolognese.game import TarocchinoGame
-from tarot_env.rules.bolognese.games import GAMES as GAME_SPECS
+from tarot_env.rules.bolognese.game_specs import GAMES as GAME_SPECS
 from tarot_env.rules.bolognese.state import (
     CLAIM_DECL,
     COMBO,

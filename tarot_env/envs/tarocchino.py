@@ -20,7 +20,7 @@ from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.actions import action_to_string, refusal, string_to_action
 from tarot_env.rules.bolognese.config import TarocchinoConfig, default, option_names
 from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
-from tarot_env.rules.bolognese.games import GameSpec, game_spec
+from tarot_env.rules.bolognese.game_specs import GameSpec, game_spec
 from tarot_env.rules.bolognese.scoring import SU
 from tarot_env.rules.bolognese.state import (
     CONTRACT,
@@ -54,7 +54,7 @@ ENV_OPTIONS = ("num_players", "render_mode", "reward", "shaping", "oracle", "dea
 class TarocchinoEnv(TarotAECEnv):
     """One Tarocchino game as an AEC env. Made by the per-game modules (``ottocento_v0`` ...).
     An episode is a hand, or a match of hands (``episode="match"``). ``game`` is a game's name
-    or a :class:`~tarot_env.rules.bolognese.games.GameSpec` row of one's own (a variant)."""
+    or a :class:`~tarot_env.rules.bolognese.game_specs.GameSpec` row of one's own (a variant)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "tarocchino", "is_parallelizable": False}
     _reset_options = ("deal", "deals", "totals")

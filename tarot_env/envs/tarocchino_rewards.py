@@ -3,11 +3,11 @@
 See ``docs/tarocchino.md`` ("Scores and rewards"): a hand's reward is the seat's side's score
 minus the other side's (two sides), the settlement (Terziglio), or −1 for a loser
 (Mattazza); ``normalised`` divides by the game's ``reward_scale`` (its row in
-:data:`tarot_env.rules.bolognese.games.GAMES`; :data:`REWARD_SCALE` by name), ``win_loss``
+:data:`tarot_env.rules.bolognese.game_specs.GAMES`; :data:`REWARD_SCALE` by name), ``win_loss``
 takes the sign; a match with ``match_reward="result"`` pays only its result. Shaping pays each
 trick's card points as it is won; the hand's final reward subtracts what shaping paid.
 
-``game`` is a game's name or its :class:`~tarot_env.rules.bolognese.games.GameSpec` row (a
+``game`` is a game's name or its :class:`~tarot_env.rules.bolognese.game_specs.GameSpec` row (a
 variant): what the rewards depend on is read from the row (``scoring``, ``reward_scale``).
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK
 from tarot_env.rules.bolognese.game import HandEnd, HandEnds
-from tarot_env.rules.bolognese.games import GAMES, GameSpec, game_spec
+from tarot_env.rules.bolognese.game_specs import GAMES, GameSpec, game_spec
 from tarot_env.rules.bolognese.state import TRICK_OF
 
 _VALUE = BOLOGNESE_DECK.value.astype(np.int64)

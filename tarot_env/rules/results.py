@@ -2,7 +2,7 @@
 
 French Tarot: everybody passed, or a petit sec annulled the deal as it was dealt (docs/rules/french_tarot.md
 §2, §5). Tarocchino: Terziglio's hand thrown in when everybody passed; such a hand does not count toward a
-match (scoring.settle_matches, U12). The room deals again, the arena and the duplicate challenge count the
+match (settlement.settle_matches, U12). The room deals again, the arena and the duplicate challenge count the
 deal apart: each reads this one tuple of the rules' result names (``infos["result"]``)."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.actions import action_to_string, string_to_action
 from tarot_env.rules.bolognese.config import TarocchinoConfig
 from tarot_env.rules.bolognese.game import HandEnds, MatchDeals, TarocchinoGame
-from tarot_env.rules.bolognese.games import GameSpec
+from tarot_env.rules.bolognese.game_specs import GameSpec
 from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
 from tarot_env.rules.options import check_env_options, check_illegal_action, check_seed
 from tarot_env.vector.common import VectorStep, all_seats, check_actions, check_rows, first_illegal
@@ -35,7 +35,7 @@ class TarocchinoVectorEnv:
     ``infos["records"]``; and ``num_threads``, the threads that step and encode the tables
     (default 1; None: every available core; :mod:`tarot_env._threads`), with the same results
     for every number. ``game`` is a game's name or a
-    :class:`~tarot_env.rules.bolognese.games.GameSpec` row of one's own (a variant).
+    :class:`~tarot_env.rules.bolognese.game_specs.GameSpec` row of one's own (a variant).
     """
 
     def __init__(

@@ -15,17 +15,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oracles.tarocchino_scoring import OTTOCENTO_TARGET, QUINDICI_TARGET
 from tarot_env.rules.bolognese.scoring import (
     DI_MIO,
     NO_CONTRACT,
-    OTTOCENTO_TARGET,
-    PLAY_ON,
-    QUINDICI_TARGET,
     SU,
     _check_option,
     _int_rows,
     quindici_round,
 )
+from tarot_env.rules.bolognese.settlement import PLAY_ON
 
 #: The calls of the Terziglio auction (§10.3), as :func:`terziglio_auction` reads them.
 PASSO, POSSO, VA_BENE, FACCIO_DI_MIO = "passo", "posso", "va bene", "faccio di mio"

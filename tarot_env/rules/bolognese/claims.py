@@ -12,7 +12,16 @@
   value is the running total plus the declaration, Quindici's rounded (U15, U24); a claim
   below the target is offered only when ``wrong_claim="loses"``.
 - **The answer** (:func:`_claim`): a claim ends the game, won at or past the target and lost
-  below it. Where play goes after ``no_claim`` is the router's (:mod:`.engine`).
+  below it. Where play goes after ``no_claim`` is the phase order's (:mod:`.engine`).
+- **The claimed hand's score** (:func:`claimed_hand`, U27): every declaration made so far counts
+  for its side, the claimer's with the declaration he claimed with; a wrong claim scores
+  nothing. It runs in NumPy at SCORE, beside the played hands (:mod:`.hand_end`).
+
+Which games have claims, and when the windows open, are fields of the game's row
+(:mod:`.game_specs`: ``claims``, ``opponent_pickup_window``, ``primo_partner_adds``, ``rounded``), and
+the claim's options (U8, U21, U23, U24, ``wrong_claim``) are :mod:`.config`'s; both reach the
+kernels as the ``opts`` columns (``O_CLAIMS``, ``O_TARGET``, ...) of
+:meth:`.config.TarocchinoConfig.kernel_options`.
 
 What a declaration is worth (§6, §7, :func:`_declaration_value`) is counted by the combinations'
 row functions (:mod:`.combinations`) twice a hand, over the rows that reach that point:
@@ -25,12 +34,15 @@ state's blocks (:mod:`.state`), compiled by numba when it is on.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from tarot_env._jit import kernel, parallel_variant, prange, share, shares
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.combinations import SEQUENCE_FAMILIES, combination_cards_row, combination_points_row, pair_scratch
-from tarot_env.rules.bolognese.scoring import quindici_q
+from tarot_env.rules.bolognese.hand_end import seat_sides
+from tarot_env.rules.bolognese.scoring import quindici_q, quindici_round
 from tarot_env.rules.bolognese.seats import _side
 from tarot_env.rules.bolognese.state import (
     A_CLAIM,
@@ -84,6 +96,10 @@ from tarot_env.rules.bolognese.state import (
     W_PICKUP,
     WINDOW,
 )
+
+if TYPE_CHECKING:
+    from tarot_env.rules.bolognese.hand_end import EndOfHand
+    from tarot_env.rules.bolognese.state import TarocchinoState
 
 _qround = kernel(quindici_q, inline=True)
 
@@ -261,3 +277,53 @@ def declarations_rows(seat_ints, cards, rows, opts):
 
 
 declarations_rows_parallel = parallel_variant(declarations_rows)
+
+
+# =========================================================================== the score of a claimed hand (U27)
+# The windows and the verdict above run in the compiled state machine; once a claim has ended the
+# hand (``RESULT`` RS_CLAIMED or RS_WRONG_CLAIM), ``TarocchinoGame`` scores it at SCORE here, in
+# NumPy, with the played hands (:func:`.hand_end.played_hands`); the match then ends
+# (:func:`.settlement.settle_matches`: a claim always ends it, won by ``GAME_WINNER``).
+
+
+def claimed_hand(rules: EndOfHand, state: TarocchinoState, r: int, info: dict[str, Any]) -> np.ndarray:
+    """(N,) each seat's score of row ``r``'s hand, ended by a claim; ``info`` (the hand's
+    details) gets the result (``"claimed"`` or ``"wrong_claim"``), the claimer and the claim's
+    value. A wrong claim (U27, ``wrong_claim="loses"``) scores nothing: it loses the game."""
+    ints = state.ints
+    claimer = int(ints[r, CLAIM_SEAT])
+    ok = ints[r, RESULT] == RS_CLAIMED
+    info.update(result="claimed" if ok else "wrong_claim", claimer=claimer, claim_value=int(ints[r, CLAIM_VALUE]))
+    if not ok:
+        return np.zeros(rules.num_players, dtype=np.int64)
+    return claimed_scores(rules, state, r, claimer)
+
+
+def claimed_scores(rules: EndOfHand, state: TarocchinoState, r: int, claimer: int) -> np.ndarray:
+    """(N,) each seat's score of a hand ended by a correct claim (U27): every declaration made
+    so far in the hand counts for its side, as §7 records it at once. The claiming side has
+    the declaration the claimer claimed with (in Ottocento's §8.4 step 4 the Primo's is part of
+    his claim, and counted once, as the Primo declared it) and what its players declared
+    before; the other side what its players declared. At a Millone first turn the claim counted
+    only the first-deal cards of his declaration toward the target, yet it is the declaration he
+    makes there, so the whole of it is credited (U29, §11.6). Quindici: rounded (q) as a hand
+    score is (§13, U15); the claimer's part is the rounded value his claim used (U24)."""
+    ints, seat_ints = state.ints, state.seat_ints
+    sides = seat_sides(rules, state, np.array([r], dtype=np.int64))[0]
+    side = int(sides[claimer])
+    declared = np.bincount(sides, weights=seat_ints[r, :, DECLARED], minlength=2).astype(np.int64)
+    used = int(ints[r, CLAIM_VALUE]) - int(seat_ints[r, claimer, TOTAL])
+    if rules.spec.rounded:  # Quindici, two players: the claimer has declared nothing yet
+        credit = quindici_round(declared)
+        credit[side] += used
+    else:  # the declaration the claimer makes with the cards he holds at his window
+        window = int(ints[r, WINDOW])
+        if window == W_PICKUP:  # his first cards, before he picks up his last 2 (§8.4.1)
+            own = int(ints[r, PICKUP_DECL])
+        elif window == W_FIRST_TURN:  # his whole declaration, though Millone's claim counted only its first-deal cards (U29, §11.6)
+            own = int(seat_ints[r, claimer, DECL])
+        else:  # the opponent's right after the pickup: his hand before any discard (§11.3, U21)
+            own = int(seat_ints[r, claimer, CLAIM_DECL])
+        credit = declared
+        credit[side] += own
+    return credit[sides]

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from tarot_env.rules.bolognese.combinations import MORI_CODE
-from tarot_env.rules.bolognese.games import GAMES, GameSpec, game_spec
+from tarot_env.rules.bolognese.game_specs import GAMES, GameSpec, game_spec
 from tarot_env.rules.bolognese.state import DISCARDER_CODES, OPTION_NAMES, SIDES_CODES
 
 # Facts of the games, read from their rows (games.GAMES), under the names other modules import.
@@ -40,7 +40,7 @@ class Option:
     the spec's reference, which games have it, and what it does.
 
     Which games have it is a test on a game's row (``applies``), not a list of names, so that a
-    variant (a new :class:`.games.GameSpec` row) has the options of the rules it follows."""
+    variant (a new :class:`.game_specs.GameSpec` row) has the options of the rules it follows."""
 
     default: Any
     allowed: tuple | type
@@ -50,7 +50,7 @@ class Option:
 
     @property
     def games(self) -> frozenset[str]:
-        """The names of the games of :data:`.games.GAMES` that have this option."""
+        """The names of the games of :data:`.game_specs.GAMES` that have this option."""
         return frozenset(name for name, spec in GAMES.items() if self.applies(spec))
 
 
@@ -171,7 +171,7 @@ OPTIONS: dict[str, Option] = {
 
 
 def option_names(game: str | GameSpec) -> tuple[str, ...]:
-    """The rules options of ``game`` (a name, or a :class:`.games.GameSpec`), in documentation order."""
+    """The rules options of ``game`` (a name, or a :class:`.game_specs.GameSpec`), in documentation order."""
     spec = game_spec(game)
     return tuple(name for name, opt in OPTIONS.items() if opt.applies(spec))
 
@@ -199,8 +199,8 @@ def _allowed(game: str | GameSpec, name: str) -> tuple | type:
 class TarocchinoConfig:
     """One game's rules: the game, its player count, and every option (defaults filled in).
 
-    ``spec`` is the game's row (:class:`.games.GameSpec`), everything the code needs to know
-    about the game; made from :data:`.games.GAMES` when not given. Unknown options, options of
+    ``spec`` is the game's row (:class:`.game_specs.GameSpec`), everything the code needs to know
+    about the game; made from :data:`.game_specs.GAMES` when not given. Unknown options, options of
     another game and values out of range raise errors that name what was given and what is allowed.
     """
 
@@ -215,7 +215,7 @@ class TarocchinoConfig:
 
     @classmethod
     def make(cls, game: str | GameSpec, num_players: int | None = None, **options: Any) -> TarocchinoConfig:
-        """The config of ``game``: a name of :data:`.games.GAMES`, or a :class:`.games.GameSpec`
+        """The config of ``game``: a name of :data:`.game_specs.GAMES`, or a :class:`.game_specs.GameSpec`
         row of one's own (a variant; it has the options its fields call for)."""
         spec = game_spec(game)
         game, n = spec.name, spec.check_players(num_players)

@@ -5,7 +5,7 @@ the dealer's right: seat ``dealer + 1`` (seats are numbered in play order, docs/
 A pack is the 62 card ids in the order they come off the top; :func:`deal_destinations`
 says, for each pack position, where the card goes (a :class:`DealDestinations` table) and
 :func:`deal_packs` deals shuffled packs ``(R, 62)`` with it. The pattern of each game is data
-of its row in :data:`.games.GAMES` (``deal_rounds``, ``packet``, ``dealer_last``, ``rest``):
+of its row in :data:`.game_specs.GAMES` (``deal_rounds``, ``packet``, ``dealer_last``, ``rest``):
 
 | game | players | packets | hands (dealer last) | the dealer's last cards | rest |
 |---|---|---|---|---|---|
@@ -71,12 +71,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
-from tarot_env.rules.bolognese.games import GAMES as GAME_SPECS
-from tarot_env.rules.bolognese.games import GameSpec, game_spec
+from tarot_env.rules.bolognese.game_specs import GAMES as GAME_SPECS
+from tarot_env.rules.bolognese.game_specs import GameSpec, game_spec
 from tarot_env.rules.deals import check_deal_shape
 
 #: The games' names (the env ids without ``_v0``), their titles, player counts and default
-#: player counts: read from the one table of the games, :data:`.games.GAMES` (kept here for
+#: player counts: read from the one table of the games, :data:`.game_specs.GAMES` (kept here for
 #: the modules that import them from the deal).
 GAMES = tuple(GAME_SPECS)
 GAME_TITLES = {name: spec.title for name, spec in GAME_SPECS.items()}
@@ -114,7 +114,7 @@ def _check_option(name: str, value: Any) -> None:
 def check_game(game: Any, num_players: Any = None) -> tuple[str, int]:
     """``(game, num_players)`` checked, with the player count filled in where the game has one.
 
-    ``game`` is a name of :data:`GAMES` or a :class:`.games.GameSpec` (a variant; its name is
+    ``game`` is a name of :data:`GAMES` or a :class:`.game_specs.GameSpec` (a variant; its name is
     returned). ``None`` is the game's default count (:data:`DEFAULT_PLAYERS`: 4 for Mattazza,
     which is played by 3 to 6; the other games have one count).
     """
@@ -229,7 +229,7 @@ def _destinations(spec: GameSpec, n: int, second_deal_first: str) -> DealDestina
 
 
 def deal_destinations(game: str | GameSpec, num_players: int | None = None, *, second_deal_first: str = "opponent") -> DealDestinations:
-    """The dealing pattern of ``game`` (a name, or a :class:`.games.GameSpec`) as a
+    """The dealing pattern of ``game`` (a name, or a :class:`.game_specs.GameSpec`) as a
     :class:`DealDestinations` table (cached; read-only arrays).
 
     ``num_players`` matters for Mattazza (3–6, default 4) only. ``second_deal_first`` (U22) matters for

@@ -1,4 +1,4 @@
-"""The play of a Tarocchino hand, decision by decision (docs/rules/tarocchino.md §4–§14): the router.
+"""The play of a Tarocchino hand, decision by decision (docs/rules/tarocchino.md §4–§14): the order of its phases.
 
 The rules are in one module per phase of a hand, named in the game's words; this module only
 sends each decision to its phase and moves a hand from one phase to the next:
@@ -6,7 +6,7 @@ sends each decision to its phase and moves a hand from one phase to the next:
 | module | the rules |
 |---|---|
 | :mod:`.auction` | Terziglio's auction, the Pozzo (§10.3, U12, U25) |
-| :mod:`.claims` | claim windows (*Chiamarsi Fuori*), first-turn declarations (§7, §8.4, §11.3, U8, U15, U21, U23, U24, U28, U29) |
+| :mod:`.claims` | claim windows, first-turn declarations, a claimed hand's score (§7, §8.4, §11.3, U8, U15, U21, U23, U24, U27–U29) |
 | :mod:`.discards` | who discards how many, and what (§5.3, §10.3, §11.4, §11.5, §12.2, U22) |
 | :mod:`.tricks` | the first lead, the legal cards, the trick and its winner, the won cards (§4, §5.4, U1, U13) |
 | :mod:`.matto` | the Matto: played, kept, exchanged (§2.4, §4.5, U2–U4, U19, U20, U25, U30) |
@@ -32,7 +32,7 @@ variants on numba's threads like this kernel's (:mod:`tarot_env._threads`).
 
 Every rule choice arrives in ``opts`` (see :func:`.config.TarocchinoConfig.kernel_options`),
 and so does everything that tells the games apart: the code never asks which game it plays,
-it reads the columns made from the game's row (:class:`.games.GameSpec`): the sides
+it reads the columns made from the game's row (:class:`.game_specs.GameSpec`): the sides
 (``O_SIDES``), the auction, the claim windows, Quindici's rounding, who discards how many.
 """
 

@@ -11,9 +11,9 @@ runs once a hand in NumPy, from the tested building blocks:
   cards only, §11.6), by :func:`.claims.declarations_rows`;
 - ``SCORE`` (the hand is over): the automatic Matto exchange (§4.5, U3, U20; on the final
   piles, U25: :func:`.matto.auto_exchange_rows`), the hand's scores and in a match the running
-  totals and the end of the game (:mod:`.scoring`'s end of a hand: :func:`.scoring.played_hands`,
-  :func:`.scoring.claimed_scores` for a claim, U27, :func:`.scoring.settle_matches`, each game's
-  way read from :data:`.scoring.SCORING_MODES`), then the next deal.
+  totals and the end of the game (:func:`.hand_end.played_hands` over :mod:`.scoring`'s counts,
+  :func:`.claims.claimed_hand` for a claim, U27, :func:`.settlement.settle_matches`, each
+  game's way read from its row's ``scoring``), then the next deal.
 
 Seats are absolute and in play order; the first player dealt to and the Primo di Mano is the
 dealer's right, ``dealer + 1``.
@@ -29,23 +29,15 @@ import numpy as np
 from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese import engine
-from tarot_env.rules.bolognese.claims import claim_values_at_deal_rows, declarations_rows, declarations_rows_parallel
+from tarot_env.rules.bolognese.claims import claim_values_at_deal_rows, claimed_hand, declarations_rows, declarations_rows_parallel
 from tarot_env.rules.bolognese.config import TarocchinoConfig
 from tarot_env.rules.bolognese.deal import EXTRA, HAND, OUT, POZZO, SECOND, deal_destinations, format_deal, parse_deal
+from tarot_env.rules.bolognese.hand_end import EndOfHand, HandPoints, played_hands, seat_sides
 from tarot_env.rules.bolognese.matto import auto_exchange_rows, auto_exchange_rows_parallel
-from tarot_env.rules.bolognese.scoring import (
-    EndOfHand,
-    HandPoints,
-    claimed_scores,
-    declaration_points,
-    played_hands,
-    seat_sides,
-    settle_matches,
-)
+from tarot_env.rules.bolognese.scoring import declaration_points
+from tarot_env.rules.bolognese.settlement import settle_matches
 from tarot_env.rules.bolognese.state import (
     ACTIVE,
-    CLAIM_SEAT,
-    CLAIM_VALUE,
     DEALER,
     DEALT_TO,
     FIRST,
@@ -68,7 +60,6 @@ from tarot_env.rules.bolognese.state import (
     PLACE,
     RAW_TOTAL,
     RESULT,
-    RS_CLAIMED,
     RS_PLAYED,
     RS_THROWN_IN,
     SCORE,
@@ -137,7 +128,7 @@ class HandEnd:
     match is over, the side of each seat and whether each played it (``sides``, ``active``:
     (N,) arrays), and the details an env reports (``info``).
 
-    ``info["points"]``, the hand's score part by part (:class:`.scoring.HandPoints`), is built when
+    ``info["points"]``, the hand's score part by part (:class:`.hand_end.HandPoints`), is built when
     ``info`` is first read: a vector step at 4,096 tables ends about 64 hands, and building
     every one's parts as Python numbers, read or not, would weigh on every step, most of it in
     the garbage collector (docs/performance.md, "What the kernels replaced")."""
@@ -164,7 +155,7 @@ class HandEnd:
     @property
     def info(self) -> dict[str, Any]:
         """The details: ``hand``, ``result``, ``points`` (a played hand) and what each game adds."""
-        if self._points is not None:  # the key is in place (scoring.played_hands); its value now
+        if self._points is not None:  # the key is in place (hand_end.played_hands); its value now
             self._info["points"], self._points = self._points.of_hand(), None
         return self._info
 
@@ -205,7 +196,7 @@ class TarocchinoGame:
     """The rules of one Tarocchino game (:class:`.config.TarocchinoConfig`) over batches of tables.
 
     What differs between the games is read from the game's row, ``self.spec``
-    (:class:`.games.GameSpec`), never from its name."""
+    (:class:`.game_specs.GameSpec`), never from its name."""
 
     def __init__(self, config: TarocchinoConfig) -> None:
         self.config = config
@@ -410,7 +401,7 @@ class TarocchinoGame:
         parallel: bool = False,
     ) -> HandEnds:
         """Score the hands that ended at ``rows`` (all at once: the Matto exchange, then
-        :mod:`.scoring`), settle the match (:func:`.scoring.settle_matches`), deal the next hands."""
+        :func:`.hand_end.played_hands`), settle the match (:func:`.settlement.settle_matches`), deal the next hands."""
         ints, seat_ints = state.ints, state.seat_ints
         n, R = self.num_players, len(rows)
         result = ints[rows, RESULT]
@@ -431,12 +422,7 @@ class TarocchinoGame:
             if result[i] == RS_THROWN_IN:
                 infos[i]["result"] = "thrown_in"
                 continue
-            claimer = int(ints[r, CLAIM_SEAT])
-            side = self.side_of(state, r, claimer)
-            ok = result[i] == RS_CLAIMED
-            infos[i].update(result="claimed" if ok else "wrong_claim", claimer=claimer, claim_value=int(ints[r, CLAIM_VALUE]))
-            if ok:
-                scores[i] = claimed_scores(self.end_of_hand, state, r, claimer, side)
+            scores[i] = claimed_hand(self.end_of_hand, state, r, infos[i])
         seat_ints[rows, :, SCORE] = scores
         sides = self._sides(state, rows)
         active = seat_ints[rows, :, ACTIVE] == 1
@@ -495,7 +481,7 @@ class TarocchinoGame:
         return pack, None
 
     def _sides(self, state: TarocchinoState, rows: np.ndarray) -> np.ndarray:
-        """(R, N) the side of each seat (:func:`.scoring.seat_sides`)."""
+        """(R, N) the side of each seat (:func:`.hand_end.seat_sides`)."""
         return seat_sides(self.end_of_hand, state, rows)
 
     def _auto_exchange(self, state: TarocchinoState, rows: np.ndarray, parallel: bool = False) -> None:

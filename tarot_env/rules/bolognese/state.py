@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tarot_env.cards.bolognese import NUM_CARDS
-from tarot_env.rules.bolognese.games import GAMES
+from tarot_env.rules.bolognese.game_specs import GAMES
 
 
 # ---------------------------------------------------------------------- codes
@@ -192,7 +192,7 @@ INT_FIELDS = (
     Field("claim_seat", NONE, "who claimed"),
     Field("claim_value", NONE, "the value the open window's claim calls"),
     Field("claim_ok", 0, "1 when that value reaches the target"),
-    Field("game_winner", NONE, "the side that won the game (a claim, or the match's end; scoring.DRAW)"),
+    Field("game_winner", NONE, "the side that won the game (a claim, or the match's end; settlement.DRAW)"),
     Field("last_winner", NONE, "the winner of the last trick"),
     Field("hand_no", 0, "the hand of the match, from 0"),
     Field("result", RS_ONGOING, "how the hand ended (Result)"),
