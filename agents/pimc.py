@@ -169,10 +169,11 @@ class _Tarocchino:
 class Paired:
     """The paired statistics of a decision searched over a learned policy, per legal action (the order
     of ``np.flatnonzero(mask)``): ``gain`` the mean of (action's result - the base choice's result)
-    over the worlds both were played on, ``se`` its standard error, ``worlds`` how many (0 for an
-    action dropped before its first comparison is not possible: every action is played on the first
-    chunk). ``default`` is the base policy's choice (an index into the legal actions) and ``chosen``
-    the action played. ``experiments/expert.py`` learns from ``gain`` where it is significant."""
+    over the worlds both were played on, ``se`` its standard error, ``worlds`` how many (every action
+    is played on the first chunk; one dropped as clearly worse has fewer worlds than the base's).
+    ``default`` is the base policy's choice and ``chosen`` the action played (indices into the legal
+    actions). These are the labels a network learns from in expert iteration: the gains where they
+    are significant, not the argmax."""
 
     default: int
     chosen: int
