@@ -699,27 +699,47 @@ def plot(results: dict, path: Path) -> None:
 
 def humans_vs_agents(path: str | Path, env_id: str, num_players: int | None = None, baselines_dir: str | Path | None = None) -> dict:
     """People against the agents on the same deals and seats, from the duplicate challenge's data set
-    (``tarot challenge export``, :func:`tarot_env.challenge.read_dataset`) and the table's baselines
-    (``results/challenge/<table>.json``): per agent, the mean of person's score − agent's score over the
-    people's results, its 95% interval clustered by deal (:func:`cluster_mean_ci`: the results of one
-    deal share its cards), and the number of results."""
+    (``tarot challenge export``, :func:`tarot_env.challenge.read_dataset`): per agent, the mean of person's
+    score − agent's score over the people's results, its 95% interval clustered by deal
+    (:func:`cluster_mean_ci`: the results of one deal share its cards), and the number of results.
+
+    The agents' scores come from where the deal comes from: a row of the room's held-out deals names its
+    set (``deal_set``) and carries the agents' scores on that deal and seat (``agents``; a row whose scores
+    were not computed yet is left out); a row of the committed protocol deal sets is compared with the
+    table's baselines file (``results/challenge/<table>.json``), by its deal index."""
     from tarot_env import challenge
 
     label = table_label(env_id, num_players)
     baselines = challenge.load_baselines(label, baselines_dir)
-    if baselines is None:
+    names = list(baselines["scores"]) if baselines is not None else []
+    table_rows = [r for r in challenge.read_dataset(path) if r["table"] == label]
+    rows, against = [], []
+    for r in table_rows:
+        if r.get("deal_set") is not None:
+            scores = {k: float(v) for k, v in (r.get("agents") or {}).items()}
+            key: tuple[str | None, int] = (str(r["deal_set"]), r["deal"])
+        elif baselines is not None and r["deal"] in baselines["deals"]:
+            scores = challenge.baseline_scores(baselines, r["deal"], r["seat"])
+            key = (None, r["deal"])
+        else:
+            continue
+        if scores:
+            rows.append((key, r))
+            against.append(scores)
+    if not rows and baselines is None and not any(r.get("deal_set") is not None for r in table_rows):
         raise ValueError(f"{label} has no challenge baselines ({challenge.baselines_path(label, baselines_dir)}): no deal of it is offered")
-    rows = [r for r in challenge.read_dataset(path) if r["table"] == label and r["deal"] in baselines["deals"]]
-    groups: dict[str, dict[int, list[float]]] = {name: {} for name in baselines["scores"]}
-    for r in rows:
-        for name, score in challenge.baseline_scores(baselines, r["deal"], r["seat"]).items():
-            groups[name].setdefault(r["deal"], []).append(r["score"] - score)
+    for scores in against:
+        names += [n for n in scores if n not in names]
+    groups: dict[str, dict[tuple[str | None, int], list[float]]] = {name: {} for name in names}
+    for (key, r), scores in zip(rows, against):
+        for name, score in scores.items():
+            groups[name].setdefault(key, []).append(r["score"] - score)
     return {
         "table": label,
         "results": len(rows),
-        "people": len({r["player"] for r in rows}),
-        "deals": len({r["deal"] for r in rows}),
-        "agents": {name: cluster_mean_ci(list(g.values())) for name, g in groups.items()},
+        "people": len({r["player"] for _, r in rows}),
+        "deals": len({key for key, _ in rows}),
+        "agents": {name: cluster_mean_ci(list(g.values())) for name, g in groups.items() if g},
     }
 
 

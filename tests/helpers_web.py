@@ -75,7 +75,8 @@ def receive_until(ws: Any, pred: Any, log: list[dict[str, Any]] | None = None, l
 def app_for(tmp_path: Path, name: str = "room.sqlite", tick: float = 0.005, limits: Limits | None = None) -> Any:
     """The app over a room whose robots play at once, its database and records under ``tmp_path``. Its
     heartbeat is an hour apart: these tests read the messages one by one, and a ping would be one more
-    (tests/test_web_heartbeat.py tests the heartbeat)."""
+    (tests/test_web_heartbeat.py tests the heartbeat). Its challenge computes the rule-based bot's scores
+    only (the trained and search agents take seconds a deal: tests/test_challenge_held_out.py has them)."""
     return create_app(
         str(tmp_path / name),
         room=Room(robot_delay=0.0, pause=0.0),
@@ -84,15 +85,24 @@ def app_for(tmp_path: Path, name: str = "room.sqlite", tick: float = 0.005, limi
         heartbeat=3600.0,
         silence=7200.0,
         limits=limits,
+        challenge_agents=("rules",),
     )
 
 
 class LiveServer:
     """The room served by uvicorn on a free loopback port, in a thread of this process (as ``tarot serve``
-    serves it), for browsers and raw WebSocket clients. ``heartbeat`` and ``silence`` as in create_app."""
+    serves it), for browsers and raw WebSocket clients. ``heartbeat``, ``silence`` and ``challenge_agents`` as
+    in create_app."""
 
     def __init__(
-        self, tmp: Path, *, room: Room | None = None, heartbeat: float = 10.0, silence: float = 30.0, limits: Limits | None = None
+        self,
+        tmp: Path,
+        *,
+        room: Room | None = None,
+        heartbeat: float = 10.0,
+        silence: float = 30.0,
+        limits: Limits | None = None,
+        challenge_agents: tuple[str, ...] | None = None,
     ) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -106,6 +116,7 @@ class LiveServer:
             heartbeat=heartbeat,
             silence=silence,
             limits=limits,
+            challenge_agents=challenge_agents,
         )
         self.server = uvicorn.Server(
             uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")

@@ -183,6 +183,27 @@ def test_the_arena_reads_a_data_set(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "--humans" in capsys.readouterr().err
 
 
+def test_held_out_rows_are_compared_with_their_own_agents_scores(tmp_path: Path) -> None:
+    """A row of the room's held-out deals carries the agents' scores on its deal and seat: those are its
+    baseline (its deal index is in the held-out set, not in the committed one); rows of the same held-out
+    deal share a cluster, and a row whose scores are not computed yet is left out."""
+    from tarot_env import arena
+
+    record = {"env": "french_tarot_v0", "config": {}, "deal": {}, "actions": [], "scores": []}
+    rows = [
+        {**C.dataset_row(FT4, 0, 0, "a", 30, record), "deal_set": "h1", "agents": {"rules": 10.0, "trained": 50.0}},
+        {**C.dataset_row(FT4, 0, 2, "b", -20, record), "deal_set": "h1", "agents": {"rules": -30.0, "trained": -20.0}},
+        {**C.dataset_row(FT4, 1, 0, "c", 0, record), "deal_set": "h1", "agents": {}},  # not computed yet
+        {**C.dataset_row(FT4, 5, 1, "d", 40, record), "deal_set": "h1", "agents": {"rules": 0.0, "trained": 20.0}},
+    ]
+    path = tmp_path / "held_out.jsonl"
+    C.write_dataset(rows, path)
+    res = arena.humans_vs_agents(path, "french_tarot_v0", 4, tmp_path / "no_baselines_here")
+    assert (res["results"], res["people"], res["deals"]) == (3, 3, 2)
+    assert res["agents"]["rules"] == arena.cluster_mean_ci([[20.0, 10.0], [40.0]])
+    assert res["agents"]["trained"] == arena.cluster_mean_ci([[-20.0, 0.0], [20.0]])
+
+
 def test_the_baselines_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tarot_env.command import main
 

@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from test_web_browser import IMG, browser, live, wait  # noqa: F401  (fixtures)
 
-from tarot_env import challenge as C
+
+def comparison(d: Any) -> list[str] | None:
+    """The comparison's lines once the agents' scores are known (the page asks for them until they are)."""
+    lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#lines li")]
+    return None if any("still being computed" in line for line in lines) else lines
 
 
 def test_a_person_plays_a_challenge_deal_with_the_keyboard(live, browser, tmp_path: Path) -> None:  # noqa: F811
@@ -22,8 +27,7 @@ def test_a_person_plays_a_challenge_deal_with_the_keyboard(live, browser, tmp_pa
     name.send_keys("Keyboard", Keys.ENTER)
     wait(lambda: d.find_element(By.ID, "game").is_displayed(), what="the deal")
     title = d.find_element(By.ID, "title").text
-    first = C.load_baselines("french_tarot_v0_4p")["deals"][0]
-    assert f"deal {first} of the challenge" in title and "French Tarot, 4 players" in title
+    assert "deal 0 of the challenge" in title and "French Tarot, 4 players" in title  # the room's own held-out deals
     assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == 18
     for _ in range(200):  # each Enter plays the focused move (the bidding's first button, the first legal card)
         if d.find_element(By.ID, "result").is_displayed():
@@ -33,13 +37,14 @@ def test_a_person_plays_a_challenge_deal_with_the_keyboard(live, browser, tmp_pa
         assert d.find_element(By.ID, "error").text == ""
     assert d.find_element(By.ID, "result").is_displayed()
     assert d.find_element(By.ID, "score").text.startswith("Your score on this deal: ")
-    lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#lines li")]
-    assert any("than the search agent on this deal" in line for line in lines), lines
-    assert any("than the rule-based bot" in line for line in lines) and any("than the trained agent" in line for line in lines)
+    lines = wait(lambda: comparison(d), 120, what="the agents' scores on the room's deal (computed on its first play)")
+    assert any("the search agent on this deal" in line for line in lines), lines  # "+35 better than", "the same as" ...
+    for who in ("the rule-based bot", "the trained agent"):
+        assert any(f"{who} on this deal" in line for line in lines), lines
     d.save_screenshot(str(IMG / "challenge-result.png"))
     d.find_element(By.ID, "next").send_keys(Keys.ENTER)  # the next deal of the challenge
     wait(lambda: not d.find_element(By.ID, "result").is_displayed(), what="the next deal")
-    assert f"deal {C.load_baselines('french_tarot_v0_4p')['deals'][1]} of the challenge" in d.find_element(By.ID, "title").text
+    assert "deal 1 of the challenge" in d.find_element(By.ID, "title").text
 
 
 def test_an_ottocento_challenge_deal_on_a_phone(live, browser) -> None:  # noqa: F811
@@ -59,8 +64,8 @@ def test_an_ottocento_challenge_deal_on_a_phone(live, browser) -> None:  # noqa:
         d.switch_to.active_element.send_keys(Keys.ENTER)
         time.sleep(0.15)
         assert d.find_element(By.ID, "error").text == ""
-    lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#lines li")]
-    assert any("than the search agent on this deal" in line for line in lines), lines
+    lines = wait(lambda: comparison(d), 120, what="the agents' scores on the room's deal (computed on its first play)")
+    assert any("the search agent on this deal" in line for line in lines), lines
     terms = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#terms li")]
     assert any(t.startswith("cards: ") for t in terms) and any(t.startswith("total: ") for t in terms), terms
     d.save_screenshot(str(IMG / "challenge-phone-ottocento.png"))

@@ -27,21 +27,37 @@ def choose(view: dict[str, Any]) -> int:
 
 
 def play_to_end(client: TestClient, token: str, view: dict[str, Any], log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The deal played to its end, then its state: the comparison once the agents' scores are known (the move
+    that ends a deal does not wait for them, the state does, a few seconds)."""
     while not view["over"]:
         r = client.post("/api/challenge/move", json={"token": token, "action": choose(view)})
         assert r.status_code == 200, r.text
         view = r.json()
         if log is not None:
             log.append(view)
+    view = client.post("/api/challenge/state", json={"token": token}).json()
+    assert view["comparison"] is not None, view["lines"]
     return view
 
 
-def test_the_page_and_a_whole_challenge_in_the_room(tmp_path: Path) -> None:
+@pytest.fixture
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The room's challenge with the rule-based bot's baselines only (the trained and search agents' take seconds
+    a deal: tests/test_challenge_held_out.py computes them) and room for five new people from the test's address."""
+    from tarot_env.web import challenge_web
+
+    monkeypatch.setattr(challenge_web, "BASELINE_AGENTS", ("rules",))
+    monkeypatch.setattr(challenge_web, "NEW_PEOPLE", ((10, 60.0),))
+    monkeypatch.setattr(challenge_web, "DEALS_STARTED", ((20, 60.0),))
+
+
+def stored(tmp_path: Path, query: str) -> list[Any]:
+    return list(Store(str(tmp_path / "room.sqlite")).engine.connect().exec_driver_sql(query))
+
+
+def test_the_page_and_a_whole_challenge_in_the_room(tmp_path: Path, quick: None) -> None:
     """Through create_app: the page, five people on the first deal (four seats, then the first again),
     the results stored, the comparison with the agents and with the person before in the same seat."""
-    baselines = C.load_baselines(FT4)
-    assert baselines is not None
-    first = baselines["deals"][0]
     with TestClient(app_for(tmp_path)) as client:
         assert 'href="/challenge"' in client.get("/").text  # reachable from the room's first page
         page = client.get("/challenge")
@@ -52,29 +68,34 @@ def test_the_page_and_a_whole_challenge_in_the_room(tmp_path: Path) -> None:
             r = client.post("/api/challenge/start", json={"name": f"P{k}"})
             assert r.status_code == 200, r.text
             view = r.json()
-            assert (view["table"], view["deal_index"]) == (FT4, first)
+            assert (view["table"], view["deal_index"]) == (FT4, 0)  # the first deal of the room's own set
             assert view["seats"][view["seat"]] == "you" and view["seats"].count("you") == 1
             seats.append(view["seat"])
             tokens.append(view["token"])
             end = play_to_end(client, view["token"], view)
             assert end["over"] and "score" in end and end["lines"]
             scores.append(end["score"])
-            agents = C.baseline_scores(baselines, first, view["seat"])
-            assert {n: a["score"] for n, a in end["comparison"]["agents"].items()} == agents
-            assert end["comparison"]["agents"]["search"]["difference"] == end["score"] - agents["search"]
-            assert any("the search agent" in line for line in end["lines"])
+            deals = [json.loads(r[0])["deal"] for r in stored(tmp_path, "select record from challenge_results where score is not null")]
+            deal = deals[0]
+            assert all(d == deal for d in deals)  # the same cards for everyone
+            rules = C.play_deal(FT4, 0, view["seat"], C.baseline_agent("rules", FT4, 0, view["seat"]), deal)[0]
+            assert end["comparison"]["agents"] == {"rules": {"score": rules, "difference": end["score"] - rules}}
+            assert any("the rule-based bot" in line for line in end["lines"])
         assert seats == [0, 1, 2, 3, 0]  # people are spread over the seats of the same deal
         assert end["comparison"]["people"] == {"n": 1, "mean": scores[0], "difference": scores[4] - scores[0]}
         again = client.post("/api/challenge/start", json={"token": tokens[0]}).json()
-        assert again["deal_index"] == baselines["deals"][1]  # a deal played is not offered again
+        assert again["deal_index"] == 1  # a deal played is not offered again
         state = client.post("/api/challenge/state", json={"token": tokens[0]}).json()
         assert state["deal_index"] == again["deal_index"] and not state["over"]
-    rows = list(Store(str(tmp_path / "room.sqlite")).engine.connect().exec_driver_sql("select deal, seat, score from challenge_results"))
+    rows = stored(tmp_path, "select deal, seat, score from challenge_results")
     assert [r[2] for r in rows[:5]] == scores and rows[5][2] is None  # the deal in progress has no score yet
+    # the rule-based bot's scores were computed once per (deal, seat) and stored
+    assert sorted(stored(tmp_path, "select seat, agent from challenge_baselines where deal = 0")) == [(p, "rules") for p in range(4)]
 
 
-def test_the_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str], quick: None) -> None:
     from tarot_env.command import main
+    from tarot_env.web.challenge_web import HeldOutDeals
 
     with TestClient(app_for(tmp_path)) as client:
         view = client.post("/api/challenge/start", json={"name": "Zoé"}).json()
@@ -86,12 +107,16 @@ def test_the_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     (row,) = C.read_dataset(out)
     assert (row["table"], row["deal"], row["seat"], row["score"]) == (FT4, view["deal_index"], view["seat"], end["score"])
     assert row["player"] == C.pseudonym(view["token"]) and "Zo" not in out.read_text()
-    assert row["record"]["env"] == "french_tarot_v0" and row["record"]["deal"] == C.deal_of(FT4, view["deal_index"])
+    ((secret,),) = stored(tmp_path, "select value from challenge_secret")
+    held_out = HeldOutDeals(secret)
+    assert row["record"]["env"] == "french_tarot_v0" and row["record"]["deal"] == held_out(FT4, view["deal_index"])
+    assert row["deal_set"] == held_out.id and secret not in out.read_text()  # the set is named, its secret kept
+    assert row["agents"] == {"rules": end["comparison"]["agents"]["rules"]["score"]}  # the agents' scores on that deal
     assert main(["challenge", "export", "--db", str(tmp_path / "none.sqlite"), "--out", str(out)]) == 1
     assert "no database" in capsys.readouterr().err
 
 
-def test_bad_requests_are_refused_and_change_nothing(tmp_path: Path) -> None:
+def test_bad_requests_are_refused_and_change_nothing(tmp_path: Path, quick: None) -> None:
     with TestClient(app_for(tmp_path)) as client:
         view = client.post("/api/challenge/start", json={"name": "Al"}).json()
         token = view["token"]
@@ -174,7 +199,8 @@ def messages(tmp_path: Path, deal: dict[str, Any]) -> list[dict[str, Any]]:
     folder = tmp_path / f"b{len(list(tmp_path.iterdir()))}"
     folder.mkdir()
     (folder / f"{FT4}.json").write_text(json.dumps({**b, "deals": b["deals"][:1], "scores": {k: v[:1] for k, v in b["scores"].items()}}))
-    app = Starlette(routes=challenge_routes(Store(str(folder / "db.sqlite")), baselines=folder, deal_source=lambda t, i: deal))
+    store = Store(str(folder / "db.sqlite"))
+    app = Starlette(routes=challenge_routes(store, baselines=folder, deal_source=lambda t, i: deal, agents=("rules",)))
     client = TestClient(app)
     start = client.post("/api/challenge/start", json={"name": "Eve"}).json()
     token = start.pop("token")
@@ -206,11 +232,11 @@ def test_no_hidden_card_of_another_seat_reaches_the_person(tmp_path: Path) -> No
     assert any(json.dumps(a) != json.dumps(e) for a, e in shown)
 
 
-def test_deals_in_progress_are_bounded(tmp_path: Path) -> None:
+def test_deals_in_progress_are_bounded(tmp_path: Path, quick: None) -> None:
     """Past ``max_sessions`` the oldest deal in progress is dropped; it stays started (not offered again)."""
     from tarot_env.web.challenge_web import ChallengeError, ChallengeService
 
-    service = ChallengeService(Store(str(tmp_path / "db.sqlite")))
+    service = ChallengeService(Store(str(tmp_path / "db.sqlite")), agents=("rules",))
     service.max_sessions = 2
     views = [service.start({"name": f"N{k}"}) for k in range(3)]
     assert len(service.sessions) == 2

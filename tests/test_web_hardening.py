@@ -269,12 +269,13 @@ def test_a_refused_create_or_join_leaves_the_person_in_his_seat(tmp_path: Path) 
 # ------------------------------------------------------------------------------ chips
 def test_an_abandoner_loses_his_stake_even_when_the_robot_wins_his_seat_the_game() -> None:
     """The penalty for abandoning is the stake (the rules page): the robot that finished the game for him
-    won it, and the whole pot was paid to him all the same."""
+    won it, and the whole pot was paid to him all the same. (Two people stay and play: with one, the game
+    would be practice, issue 41.)"""
     r = Room(robot_delay=0.0, pause=0.0, reconnect_window=5.0)
-    a, b = people(2)
+    a, b, c = people(3)
     t = r.create(a, "french_tarot_v0", 3, address="10.0.0.1", seed=4)
     t.sit(b, 1, address="10.0.0.2")
-    t.set_robot(a, 2, "rules")
+    t.sit(c, 2, address="10.0.0.3")
     t.change_settings(a, {"chips": True, "stake": 40})
     t.start(a, 0.0)
     t.disconnect(b, 0.0)
@@ -283,11 +284,11 @@ def test_an_abandoner_loses_his_stake_even_when_the_robot_wins_his_seat_the_game
     now = 6.0
     while t.state != "over":
         now += 1.0
-        if t.turn == 0:
-            t.move(a, t.view(0, now)["deal"]["moves"][0]["action"], now)
+        if t.state == "playing" and t.turn in (0, 2):
+            t.move((a, b, c)[t.turn], t.view(t.turn, now)["deal"]["moves"][0]["action"], now)
         else:
             t.advance(now)
     g = t.game_result
     assert g is not None and g.official and g.winners == [1]  # b's seat, played by the robot, took and won
-    assert b.chips == 960 and a.chips == 960  # b's winnings forfeited; a lost his stake as a defender
+    assert b.chips == 960 and a.chips == 960 and c.chips == 960  # b's winnings forfeited; a and c lost as defenders
     assert g.chips_paid == [0, 0, 0] and g.bank == 120

@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tarot_env.command import build_parser
+from tarot_env.web import leaderboard
 from tarot_env.web.people import RoomError
 from tarot_env.web.room import Room
 
@@ -101,8 +102,9 @@ def test_a_person_alone_with_robots_plays_for_practice_no_xp_no_chips() -> None:
     assert (a.xp, a.chips) == (0, 1000)
 
 
-def _two_people_one_idle(deals: int) -> tuple[Any, Any, Any]:
-    """Ann plays every move herself; Ben never moves: the clock plays each of his turns (time-out)."""
+def _two_people_one_idle(deals: int, ben_plays: int | None = None) -> tuple[Any, Any, Any]:
+    """Ann plays every move herself; Ben never moves (the clock plays each of his turns: a time-out), but
+    in deal ``ben_plays`` (counted from 0), which he plays himself."""
     r = Room(robot_delay=0.0, pause=0.0)
     a, b = people(2)
     t = table_with(r, [a, b])
@@ -111,22 +113,28 @@ def _two_people_one_idle(deals: int) -> tuple[Any, Any, Any]:
     now = 0.0
     while t.state != "over":
         now += 1.0
-        if t.state == "playing" and t.turn == 0:
-            t.move(a, first_legal(t, 0), now)
+        if t.state == "playing" and (t.turn == 0 or (t.turn == 1 and t.deal_no == ben_plays)):
+            t.move((a, b)[t.turn], first_legal(t, t.turn), now)
         else:
             t.advance(now)
     return t, a, b
 
 
 def test_deals_the_clock_played_for_a_person_earn_him_nothing() -> None:
-    """With time per turn 0.1 s and no move sent at all, a person earned +240 XP in three games."""
-    for deals in (1, 2):
-        t, a, b = _two_people_one_idle(deals)
-        g = t.game_result
-        assert g is not None and g.official
-        assert g.xp[1] == 0 and b.xp == 0  # the clock played every deal of Ben's
-        assert g.chips_net[1] <= 0 and b.chips <= 1000  # he may lose his stake, never win by idling
-        assert g.xp[0] > 0 and a.xp == g.xp[0]  # Ann played: her XP counts
+    """With time per turn 0.1 s and no move sent at all, a person earned +240 XP in three games. And a
+    person whose every deal the clock played did not play the game: he is not the second person that
+    makes it official (issue 41), so Ann's game with an idle Ben is practice."""
+    t, a, b = _two_people_one_idle(1)
+    g = t.game_result
+    assert g is not None and not g.official and "second person" in g.reason
+    assert g.xp == [0, 0, 0, 0] and (a.xp, b.xp) == (0, 0)
+    assert (a.chips, b.chips) == (1000, 1000)  # not official: the stakes go back
+    t, a, b = _two_people_one_idle(2, ben_plays=1)  # Ben plays the second deal himself: the game counts
+    g = t.game_result
+    assert g is not None and g.official
+    full = leaderboard.game_xp(4, 2, g.winners)
+    assert g.xp[1] == full[1] // 2 and b.xp == g.xp[1]  # the deal the clock played for him earns nothing
+    assert g.xp[0] == full[0] and a.xp == g.xp[0]  # Ann played both: her XP counts whole
 
 
 def test_a_cancellation_needs_another_persons_vote() -> None:
@@ -136,7 +144,7 @@ def test_a_cancellation_needs_another_persons_vote() -> None:
     t = table_with(r, [a])
     t.start(a, 0.0)
     with pytest.raises(RoomError, match="another person"):
-        t.propose_cancel(a)
+        t.propose_cancel(a, 1.0)
     assert t.state == "playing"
 
 
@@ -148,7 +156,7 @@ def test_a_cancellation_waits_for_a_person_who_is_away() -> None:
     t.change_settings(a, {"chips": True, "stake": 40})
     t.start(a, 0.0)
     t.disconnect(b, 1.0)
-    t.propose_cancel(a)
+    t.propose_cancel(a, 1.0)
     assert t.state == "playing" and t.game_result is None  # Ben votes when he is back
     t.reconnect(b, 2.0)
     t.answer_cancel(b, True, 2.0)
@@ -163,7 +171,7 @@ def test_a_cancellation_fails_when_the_only_other_person_abandons() -> None:
     t.change_settings(a, {"chips": True, "stake": 40})
     t.start(a, 0.0)
     t.disconnect(b, 1.0)
-    t.propose_cancel(a)
+    t.propose_cancel(a, 1.0)
     t.advance(7.0)  # Ben's window ran out while the vote was open
     assert t.seats[1].abandoned and t.cancel_votes is None and t.state == "playing"
 

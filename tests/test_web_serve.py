@@ -57,8 +57,8 @@ def test_tarot_serve_serves_the_page_and_makes_the_database(tmp_path: Path) -> N
 
 
 def test_create_app_warms_the_kernels_in_a_thread_at_start_up_only_when_asked(tmp_path: Path, monkeypatch: Any) -> None:
-    """``create_app(warm=True)`` (what ``tarot serve`` asks) starts warm_kernels in a thread of its own when
-    the app starts; without it nothing is warmed."""
+    """``create_app(warm=True)`` (what ``tarot serve`` asks) starts warm_kernels, then warm_agents (the trained
+    robot's modules: PyTorch), in a thread of its own when the app starts; without it nothing is warmed."""
     from starlette.testclient import TestClient
 
     from tarot_env.web import app as web_app
@@ -68,15 +68,19 @@ def test_create_app_warms_the_kernels_in_a_thread_at_start_up_only_when_asked(tm
 
     def warm(env_ids: Any = None) -> None:
         calls.append((env_ids, threading.current_thread().name))
+
+    def agents() -> None:
+        calls.append(("agents", threading.current_thread().name))
         warmed.set()
 
     monkeypatch.setattr(web_app, "warm_kernels", warm)
+    monkeypatch.setattr(web_app, "warm_agents", agents)
     with TestClient(web_app.create_app(str(tmp_path / "cold.sqlite"))):
         pass
     assert calls == []
     with TestClient(web_app.create_app(str(tmp_path / "warm.sqlite"), warm=True)):
         assert warmed.wait(30), "warm_kernels was not called"
-    assert calls == [(None, "tarot-warm")]  # every game, in its own thread
+    assert calls == [(None, "tarot-warm"), ("agents", "tarot-warm")]  # every game, then the agents, in a thread of their own
 
 
 def test_tarot_serve_asks_for_the_warm_up(tmp_path: Path, monkeypatch: Any) -> None:

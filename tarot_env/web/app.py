@@ -234,8 +234,20 @@ class Client:
     reader: asyncio.Task[Any] | None = None
     dropped: bool = False  # ended by the server (silent, or its queue overflowed): its tasks stop
     sending_since: float | None = None  # when the send now under way began (a send stuck this long: dropped)
-    lobby_sent: str = ""  # the last lobby sent to it (only a change is sent again)
     bucket: Bucket | None = None
+
+
+@dataclass(frozen=True)
+class _LobbyEntry:
+    """A table as the lobby was last pushed: its summary's JSON, whether it is private, and the ids of the
+    people seated (a private table is in their lobby only)."""
+
+    text: str
+    private: bool
+    seated: frozenset[int]
+
+    def seen_by(self, uid: int | None) -> bool:
+        return not self.private or (uid is not None and uid in self.seated)
 
 
 class Server:
@@ -282,6 +294,9 @@ class Server:
         # when every robot's thread is held by an agent that hangs
         self.rescue = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-rescue")
         self.hung: set[int] = set()  # id() of the agents whose move timed out and has not returned yet
+        # the robots' agents, made off the event loop (the first ``pretrained`` robot imports PyTorch and loads its
+        # model: 2 s during which the whole room stood still, issue 41)
+        self.loader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-agents")
         # the tables' deals: built and shuffled off the event loop (the first of a game in a process loads its kernels)
         self.dealer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-deal")
         self.dealing: set[int] = set()  # tables whose next deal is being made now
@@ -295,6 +310,9 @@ class Server:
         self.address_buckets: dict[str | None, Bucket] = {}
         self.create_buckets: dict[str | None, Bucket] = {}
         self.lobby_dirty = False
+        # the lobby as last pushed, table id -> its entry (its summary's JSON, private, the people seated): a push
+        # sends each person looking at the lobby the tables that changed since, not the whole list
+        self.lobby_pushed: dict[int, _LobbyEntry] = {}
         # freed memory returned to the system once tables or connections have gone (glibc keeps it otherwise)
         self.trim_due = False
         self.trimmed_at = 0.0
@@ -436,9 +454,9 @@ class Server:
         return {"type": "lobby", "tables": self.room.lobby(client.user)}
 
     def send_lobby(self, client: Client) -> None:
-        text = json.dumps(self.lobby_message(client))
-        client.lobby_sent = text
-        self.post_text(client, text)
+        """The whole lobby, to a person who comes to it (his hello, his asking, his leaving a table); the
+        changes after it come in ``lobby_update`` messages (:meth:`push_lobby`)."""
+        self.post(client, self.lobby_message(client))
 
     async def broadcast(self, table: Table) -> None:
         """:meth:`post_table` (kept for callers that await it)."""
@@ -470,20 +488,48 @@ class Server:
         return None
 
     def push_lobby(self) -> None:
-        """The lobby to the connections looking at it (not at a table), each only if it changed for him:
-        one text for all, but for those who also see a private table of theirs."""
-        public = [t for t in self.room.tables.values() if not t.settings.private]
-        private = [t for t in self.room.tables.values() if t.settings.private]
-        shared = json.dumps({"type": "lobby", "tables": [t.summary() for t in public]})
+        """The lobby's changes since the last push, to the connections looking at it (not at a table): one
+        ``lobby_update`` with the tables added or changed (whole: a table's summary) and the ids of those gone.
+
+        The whole list went to everyone at every change (10 tables: 9.6 KB to every person in the lobby,
+        issue 41); a page now gets it once, when it comes to the lobby (:meth:`send_lobby`), and then what
+        changed. A change is sent as the table now is, so a page that got the whole list after the last push
+        and then the change applies the same table twice, to the same effect; a removal of a table it never
+        had changes nothing. A private table is sent only to the people seated at it, and its removal only to
+        those who could see it at the last push (nobody else learns that it exists)."""
+        now = {t.id: _LobbyEntry(json.dumps(t.summary()), t.settings.private, t.seated_ids()) for t in self.room.tables.values()}
+        before, self.lobby_pushed = self.lobby_pushed, now
+        changed = [i for i, entry in now.items() if i not in before or before[i].text != entry.text]
+        touched = [*changed, *(i for i in before if i not in now)]
+        if not touched:
+            return
+        # the people seated at a private table that changed or went: their lobby differs from the others'
+        private = {uid for i in touched for e in (now.get(i), before.get(i)) if e is not None and e.private for uid in e.seated}
+        shared: str | None = None
         for c in list(self.clients):
             if c.user is None or c.table is not None or c.dropped:
                 continue
-            text = shared
-            if any(t.seat_of(c.user) is not None for t in private):
-                text = json.dumps(self.lobby_message(c))
-            if text != c.lobby_sent:
-                c.lobby_sent = text
+            if c.user.id in private:
+                text = self._lobby_update(c.user.id, touched, now, before)
+            else:
+                if shared is None:
+                    shared = self._lobby_update(None, touched, now, before)
+                text = shared
+            if text:
                 self.post_text(c, text)
+
+    @staticmethod
+    def _lobby_update(uid: int | None, touched: list[int], now: dict[int, _LobbyEntry], before: dict[int, _LobbyEntry]) -> str:
+        """The ``lobby_update`` for the person ``uid`` (None: anyone seated at no private table among those
+        ``touched``): the tables he sees that changed, and the ones he saw that he no longer sees (gone, or
+        made private); "" when there is nothing for him. The tables' JSON is made once per push, and shared."""
+        tables = [i for i in touched if i in now and now[i].seen_by(uid)]
+        removed = [i for i in touched if i not in tables and i in before and before[i].seen_by(uid)]
+        if not tables and not removed:
+            return ""
+        return (
+            '{"type": "lobby_update", "tables": [' + ", ".join(now[i].text for i in tables) + '], "removed": ' + json.dumps(removed) + "}"
+        )
 
     async def run_lobby(self) -> None:
         """Lobby changes, coalesced: at most one push every ``lobby_every`` seconds."""
@@ -782,8 +828,9 @@ class Server:
             self.post(client, {"type": "leaderboard", "rows": rows})
             return
         deal = await self.deal_for(client, kind)
+        agents = await self.agents_for(client, data)
         async with self.lock:
-            self._handle_room(client, data, time.monotonic(), deal)
+            self._handle_room(client, data, time.monotonic(), deal, agents)
 
     async def deal_for(self, client: Client, kind: str) -> DealJob | None:
         """For the owner's start or next: the deal, made in the dealer's thread before the lock is taken
@@ -794,6 +841,27 @@ class Server:
         if not (kind == "start" and table.state in ("waiting", "over")) and not (kind == "next" and table.state == "between"):
             return None
         return await asyncio.get_running_loop().run_in_executor(self.dealer, table.deal_job().make)
+
+    async def agents_for(self, client: Client, data: dict[str, Any]) -> dict[int, tuple[str, Any]] | None:
+        """For the owner's ``robot`` (a robot seated) or ``start``: the robots' agents, made in the loader's
+        thread before the lock is taken (:meth:`~tarot_env.web.seats.TableSeats.make_robots`), so that loading a
+        model never holds the event loop; None where the message makes none (the table refuses it, or makes
+        what it needs itself). A robot that cannot be made is refused from here, with the table's words."""
+        table, user, kind = client.table, client.user, data["type"]
+        if table is None or user is None or not table.is_owner(user) or table.state not in ("waiting", "over"):
+            return None
+        if kind == "robot":
+            seat, robot = data["seat"], data["robot"]
+            if robot is None or not 0 <= seat < table.num_players or table.seats[seat].person:
+                return None
+            wanted = {seat: robot}
+        elif kind == "start":
+            wanted = {p: s.robot for p, s in enumerate(table.seats) if s.robot}
+        else:
+            return None
+        if not wanted:
+            return None
+        return await asyncio.get_running_loop().run_in_executor(self.loader, table.make_robots, wanted)
 
     def _hello(self, client: Client, user: User, now: float) -> None:
         # the one object of this person: another connection of his (or his seat) may hold it already, or it
@@ -808,7 +876,14 @@ class Server:
                 break
         self.send_lobby(client)
 
-    def _handle_room(self, client: Client, data: dict[str, Any], now: float, deal: DealJob | None = None) -> None:
+    def _handle_room(
+        self,
+        client: Client,
+        data: dict[str, Any],
+        now: float,
+        deal: DealJob | None = None,
+        agents: dict[int, tuple[str, Any]] | None = None,
+    ) -> None:
         kind = data["type"]
         user = client.user
         assert user is not None
@@ -853,19 +928,20 @@ class Server:
             self.send_lobby(client)
             return
         if kind == "robot":
-            table.set_robot(user, data["seat"], data["robot"])
+            made = (agents or {}).get(data["seat"])
+            table.set_robot(user, data["seat"], data["robot"], made[1] if made and made[0] == data["robot"] else None)
         elif kind == "settings":
             table.change_settings(user, data["changes"])
         elif kind == "invite":
             table.renew_invite(user)
         elif kind == "start":
-            table.start(user, now, deal)
+            table.start(user, now, deal, agents)
         elif kind == "next":
             table.next_deal(user, now, deal)
         elif kind == "move":
             table.move(user, data["action"], now)
         elif kind == "cancel":
-            table.propose_cancel(user)
+            table.propose_cancel(user, now)
         elif kind == "cancel_answer":
             table.answer_cancel(user, data["accept"], now)
         self.post_table(table)
@@ -1010,6 +1086,28 @@ def warm_kernels(env_ids: Sequence[str] | None = None) -> None:
             log.exception("tarot serve: warming the kernels of %s failed", env_id)
 
 
+def warm_agents() -> None:
+    """Import what the ``pretrained`` robot plays with (PyTorch, stable-baselines3, sb3-contrib) ahead, in the
+    warm-up thread of ``tarot serve``: the room offers that robot, and its first one then loads its model
+    only (the robots are made off the event loop anyway: :meth:`Server.agents_for`). Without the train extra
+    there is nothing to import: the robot is refused with the extra's name when someone asks for it."""
+    from tarot_env.agents.trained import maskable_ppo
+
+    try:
+        maskable_ppo()
+    except ModuleNotFoundError as err:
+        log.info("tarot serve: the pretrained robot is not offered here: %s", err)
+    except Exception:
+        log.exception("tarot serve: importing the pretrained robot's modules failed")
+
+
+def warm_all() -> None:
+    """The warm-up of ``tarot serve``, in a thread of its own: every game's kernels, then the trained agents' modules."""
+    warm_kernels()
+    if "pretrained" in ROBOTS:
+        warm_agents()
+
+
 def create_app(
     db: str = "runs/tarot_web.sqlite",
     *,
@@ -1021,20 +1119,23 @@ def create_app(
     limits: Limits | None = None,
     allowed_origins: Sequence[str] = (),
     warm: bool = False,
+    challenge_agents: Sequence[str] | None = None,
 ) -> Starlette:
     """The Starlette app: ``/`` the page, ``/ws`` the WebSocket, ``/api/...`` the leaderboard and the records.
     ``heartbeat``: seconds between pings to every browser; ``silence``: seconds without a word after which a
     connection is dropped and its person is away (:meth:`Server.check_silence`). ``limits``: the room's
     bounds (:class:`Limits`); ``allowed_origins``: web origins besides the room's own host whose pages may
-    open ``/ws`` (``https://tarot.example``). ``warm``: load every game's kernels in a thread at start-up
-    (:func:`warm_kernels`; ``tarot serve`` does)."""
+    open ``/ws`` (``https://tarot.example``). ``warm``: load every game's kernels and the trained robot's
+    modules in a thread at start-up (:func:`warm_all`; ``tarot serve`` does). ``challenge_agents``: the agents
+    whose scores on the challenge's deals are computed (default all three:
+    :data:`~tarot_env.web.challenge_web.BASELINE_AGENTS`; the tests' rooms ask for the rule-based bot's only)."""
     server = Server(Store(db), room, records_dir, tick, heartbeat, silence, limits, allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tasks = [asyncio.create_task(loop()) for loop in (server.run_clock, server.run_heartbeat, server.run_lobby)]
         if warm:  # a daemon thread: nothing waits for it, and it does not keep the process alive
-            threading.Thread(target=warm_kernels, name="tarot-warm", daemon=True).start()
+            threading.Thread(target=warm_all, name="tarot-warm", daemon=True).start()
         try:
             yield
         finally:
@@ -1049,6 +1150,7 @@ def create_app(
             server.robots.shutdown(wait=False, cancel_futures=True)
             server.rescue.shutdown(wait=False, cancel_futures=True)
             server.dealer.shutdown(wait=False, cancel_futures=True)
+            server.loader.shutdown(wait=False, cancel_futures=True)
             server.db.shutdown(wait=True)  # the writes queued are made
 
     async def index(request: Request) -> Response:
@@ -1076,7 +1178,8 @@ def create_app(
             Route("/api/leaderboard", leaderboard),
             Route("/api/records/{rid}", record),
             WebSocketRoute("/ws", server.connection),
-            *challenge_routes(server.store, db=server.db_wait),  # the duplicate challenge: /challenge, /api/challenge/...
+            # the duplicate challenge: /challenge, /api/challenge/...
+            *challenge_routes(server.store, db=server.db_wait, agents=challenge_agents),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

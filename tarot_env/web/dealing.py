@@ -17,6 +17,7 @@ from tarot_env.errors import IllegalActionError
 from tarot_env.moves import refusal
 from tarot_env.rules.results import NOT_PLAYED
 from tarot_env.tables import facts
+from tarot_env.web.leaderboard import SOLO_WORDS
 from tarot_env.web.people import RoomError, User
 from tarot_env.web.views import current_seat, dealer_seat, discard_text, refusal_words, result_view
 
@@ -72,9 +73,11 @@ class DealJob:
 class TableDeals:
     """A table's game, deal by deal."""
 
-    def start(self, user: User, now: float, deal: DealJob | None = None) -> None:
+    def start(self, user: User, now: float, deal: DealJob | None = None, agents: dict[int, tuple[str, Any]] | None = None) -> None:
         """The owner starts a game: every seat filled, stakes taken, the first deal dealt (``deal``: made
-        beforehand, in a worker thread, by :meth:`deal_job`)."""
+        beforehand, in a worker thread, by :meth:`deal_job`; ``agents``: the robots' agents, ``{seat: (robot,
+        agent)}``, made beforehand in a worker thread by :meth:`~tarot_env.web.seats.TableSeats.make_robots`;
+        a seat whose robot is not the one made gets its agent made here)."""
         self._need_owner(user, "start the game")
         if self.state not in ("waiting", "over"):
             raise RoomError("a game is already in progress")
@@ -82,7 +85,8 @@ class TableDeals:
         if empty:
             raise RoomError(f"seats {', '.join(map(str, empty))} are empty: seat people or robots there")
         st = self.settings
-        self.solo = len(self.people()) < 2  # alone with robots: practice (the robots' stakes are the bank's)
+        # alone with robots (a person seated but away is not there): practice, and the robots' stakes are the bank's
+        self.solo = len(self.present()) < 2
         paying = st.chips and not st.practice and not self.solo
         if paying:
             short = [s.user.name for s in self.seats if s.user is not None and s.user.chips < st.stake]
@@ -100,8 +104,14 @@ class TableDeals:
             if s.user is not None and paying:
                 s.user.chips -= st.stake
             s.abandoned = False
-        self.agents = {p: self._make_agent(p, s.robot) for p, s in enumerate(self.seats) if s.robot}
-        self.log(f"game {self.game_no} starts: {st.deals} deal(s)" + (f", stake {st.stake} chips" if paying else ""))
+        made = agents or {}
+        self.agents = {
+            p: made[p][1] if p in made and made[p][0] == s.robot else self._make_agent(p, s.robot)
+            for p, s in enumerate(self.seats)
+            if s.robot
+        }
+        practice = f" (practice: {SOLO_WORDS})" if self.solo and not st.practice else ""
+        self.log(f"game {self.game_no} starts: {st.deals} deal(s)" + (f", stake {st.stake} chips" if paying else "") + practice)
         self._deal(now, deal)
 
     def deal_job(self) -> DealJob:
@@ -153,7 +163,7 @@ class TableDeals:
     def deadline(self) -> float | None:
         """When the person to play runs out of time (None: a robot plays, or no deal)."""
         p = self.turn
-        if p is None or self.seats[p].bot_plays or self.cancel_votes is not None:  # the game waits while a vote is open
+        if p is None or self.seats[p].bot_plays:  # a vote stops no clock (:mod:`.votes`)
             return None
         return self.turn_since + self.settings.time_per_turn
 
@@ -231,7 +241,7 @@ class TableDeals:
                 self._deal(now)
             else:
                 self.deal_due = True
-        elif self.state == "playing" and self.cancel_votes is None:
+        elif self.state == "playing":  # a cancellation vote open or not: the game goes on
             p = self.turn
             if p is not None:
                 why = None

@@ -1,6 +1,9 @@
 """The end of a game: who won, the chips paid (:mod:`.chips`) and the XP earned (:mod:`.leaderboard`), or
 the game annulled. :class:`TableGameEnd` is that part of a :class:`~tarot_env.web.room.Table` (state
-there: ``deal_results``, ``stakes``, ``own_deals``, ``solo``, ``game_result``)."""
+there: ``deal_results``, ``stakes``, ``own_deals``, ``solo``, ``game_result``). Whether a game counts is
+said here only: at its end (:meth:`TableGameEnd._end_game`, from :meth:`TableGameEnd.players`) and, while
+it is played, as far as it is already known (:meth:`TableGameEnd.practice_now`: the page and the
+cancellation's refusal say it)."""
 
 from __future__ import annotations
 
@@ -62,10 +65,30 @@ class TableGameEnd:
         taker, partner = info["taker"], info.get("partner", -1)
         return [p for p in range(self.num_players) if teams.is_attack(p, taker, partner)], bool(info.get("made"))
 
+    def players(self) -> list[int]:
+        """The people who played this game, as its end counts them: not gone (abandoned), and with at least
+        one of its deals played himself (:attr:`own_deals`, the measure his XP is scaled by). A person away
+        the whole game, or whose every deal the clock played, is seated but did not play: he is not the
+        second person that makes a game official (issue 41)."""
+        return [p for p in self.people() if not self.seats[p].abandoned and self.own_deals[p] > 0]
+
+    def practice_now(self) -> str | None:
+        """Why the game in progress counts for nothing whatever happens next (None: it may still count), or
+        before a game why one started now would: the page shows it, and the room says nothing else. Only what
+        cannot change is said: the practice setting, a game started with fewer than two people present, or
+        fewer than two people left in it (an abandoner never comes back). Its end decides the rest
+        (:meth:`players`)."""
+        if self.settings.practice:
+            return "practice game"
+        if self.state in ("playing", "between"):
+            return leaderboard.SOLO_REASON if self.solo or len(self.voters()) < 2 else None
+        return leaderboard.SOLO_REASON if len(self.present()) < 2 else None
+
     def _end_game(self, cancelled: bool) -> None:
         st = self.settings
         addresses = [self.seats[p].address for p in self.people()]
-        official, reason = leaderboard.counts_for_leaderboard(st.practice, cancelled, addresses, solo=self.solo)
+        solo = self.solo or len(self.players()) < 2  # the game as it was played: a person absent is not the second
+        official, reason = leaderboard.counts_for_leaderboard(st.practice, cancelled, addresses, solo=solo)
         winners = [] if cancelled else self.winners()
         paying = any(self.stakes)
         forfeited = [p for p, s in enumerate(self.seats) if s.abandoned]

@@ -1,7 +1,11 @@
 """Experience points (XP) of the points leaderboard, as the rules page counts them.
 
-* Only official games count: a practice game, a game without a second person at the table (practice
-  too), a cancelled game, and a game where two people at the table share an address give nobody anything.
+* Only official games count: a practice game, a game without a second person playing it (practice
+  too: :data:`SOLO_REASON`), a cancelled game, and a game where two people at the table share an address
+  give nobody anything. The second person is one who plays: present at the game's start, and at its end
+  not gone (abandoned) and with at least one of its deals played himself (room.Table.players). A person
+  seated but away, or whose every deal the clock or the robot played, is not one: two people from two
+  addresses, one of whom left at the start, were counted as an official game (issue 41).
 * The deals the clock (a time-out) or the robot (while he was away) played for a person earn him
   nothing: his XP is scaled by the deals he played himself over the game's deals (room.Table._own_shares).
 * The winner gets 10 XP per player at the table (3 players: 30, 4 players: 40; robots are players
@@ -17,21 +21,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 XP_PER_PLAYER = 10
+#: why a game without a second person playing it counts for nothing (stored with the game: at most 80 characters)
+SOLO_REASON = "practice: no second person played it"
+#: the same, in the words the room says at the start and to a cancellation proposed alone
+SOLO_WORDS = "alone with robots it is practice: it counts for nothing; a person away or gone is not there"
 XP_LOSER = 5
 XP_PER_EXTRA_DEAL = 10
 
 
 def counts_for_leaderboard(practice: bool, cancelled: bool, addresses: Sequence[str | None], solo: bool = False) -> tuple[bool, str]:
     """Whether a finished game gives XP, and why not. ``addresses``: the network addresses of the
-    people seated (robots excluded); two equal ones void the game's points. ``solo``: the game started
-    with fewer than two people (a person alone with robots plays for practice: the robots are not
-    opponents anyone could lose to, and their stakes are the bank's)."""
+    people seated (robots excluded); two equal ones void the game's points. ``solo``: fewer than two people
+    played the game (a person alone with robots plays for practice: the robots are not opponents anyone
+    could lose to, and their stakes are the bank's)."""
     if practice:
         return False, "practice game"
     if cancelled:
         return False, "game cancelled"
     if solo:
-        return False, "practice: no second person at the table"
+        return False, SOLO_REASON
     known = [a for a in addresses if a]
     if len(known) != len(set(known)):
         return False, "two people at the table share an address"

@@ -89,7 +89,7 @@ class TableRobots:
     def apply_robot(self, job: RobotJob, action: int, failure: str | None, now: float) -> bool:
         """Play the move ``job`` thought of, if the table has not moved on meanwhile; whether it was played."""
         p = job.seat
-        if self.steps != job.steps or self.state != "playing" or self.turn != p or self.cancel_votes is not None:
+        if self.steps != job.steps or self.state != "playing" or self.turn != p:
             return False
         if job.why == "robot" and not self.seats[p].bot_plays:  # the person came back while it thought
             return False

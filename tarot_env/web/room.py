@@ -107,8 +107,9 @@ class Table(TableSeats, TableSettings, TableDeals, TableRobots, TableVotes, Tabl
         self.game_result: GameResult | None = None
         self.deal_results: list[dict[str, Any]] = []
         self.cancel_votes: dict[int, bool] | None = None  # user id -> accepted, while a cancellation is proposed
+        self.cancel_again: dict[int, float] = {}  # user id -> when he may propose a cancellation again (votes.CANCEL_COOLDOWN)
         self.timeouts: list[tuple[int, str]] = []  # (seat, move) played by the bot at a time-out
-        self.solo = False  # this game has fewer than two people: practice (no XP, no chips), decided at its start
+        self.solo = False  # this game started with fewer than two people present: practice (no XP, no chips)
         self.own_moves = [0] * num_players  # this deal: moves each person made himself
         self.clock_moves = [0] * num_players  # this deal: moves the clock or the robot made for a person
         self.own_deals = [0] * num_players  # this game: deals each person played himself (most of his moves his own)
@@ -186,6 +187,7 @@ class Table(TableSeats, TableSettings, TableDeals, TableRobots, TableVotes, Tabl
             "cancel": None
             if self.cancel_votes is None
             else {"accepted": [p for p in self.voters() if self.seats[p].user.id in self.cancel_votes], "voters": self.voters()},  # type: ignore[union-attr]
+            "practice": self.practice_now(),  # why the game counts for nothing, once that is certain (None: it may count)
             "last_result": self.last_result,
             "game_result": None if self.game_result is None else vars(self.game_result),
             "deal": None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tarot_env.agents.factory import make_agents
+from tarot_env.web.leaderboard import SOLO_WORDS
 from tarot_env.web.people import RoomError, Seat, User
 
 if TYPE_CHECKING:
@@ -40,6 +41,15 @@ class TableSeats:
 
     def people(self) -> list[int]:
         return [p for p, s in enumerate(self.seats) if s.person]
+
+    def seated_ids(self) -> frozenset[int]:
+        """The ids of the people seated (a private table is listed in their lobby only)."""
+        return frozenset(s.user.id for s in self.seats if s.user is not None)
+
+    def present(self) -> list[int]:
+        """The people seated and here now: connected, and not gone (abandoned). A game started with fewer than
+        two of them is practice (:meth:`~tarot_env.web.dealing.TableDeals.start`)."""
+        return [p for p, s in enumerate(self.seats) if s.person and s.connected and not s.abandoned]
 
     def is_owner(self, user: User) -> bool:
         return self.owner is not None and self.owner.id == user.id
@@ -88,8 +98,11 @@ class TableSeats:
         if user is not None and self.is_owner(user):
             self.owner = next((s.user for s in self.seats if s.user is not None), None)
 
-    def set_robot(self, user: User, seat: int, robot: str | None) -> None:
-        """The owner puts a robot at an empty seat (or removes one: ``robot=None``), before a game."""
+    def set_robot(self, user: User, seat: int, robot: str | None, agent: Any = None) -> None:
+        """The owner puts a robot at an empty seat (or removes one: ``robot=None``), before a game. Its agent is
+        made now, so that a missing model is refused here rather than at the first move; ``agent``: made
+        beforehand by :meth:`make_robots` (the server does, in a worker thread: the first ``pretrained``
+        robot imports PyTorch, seconds during which the event loop, and so the whole room, stood still)."""
         self._need_owner(user, "seat robots")
         if self.state not in ("waiting", "over"):
             raise RoomError("robots are seated before a game")
@@ -104,9 +117,17 @@ class TableSeats:
             return
         if robot not in ROBOTS:
             raise RoomError(f"unknown robot {str(robot)[:40]!r}; the robots are {', '.join(ROBOTS)}")
-        self._make_agent(seat, robot)  # refused now (a missing model, the train extra) rather than at the first move
+        if agent is None:
+            self._make_agent(seat, robot)  # refused now (a missing model, the train extra) rather than at the first move
         self.seats[seat] = Seat(robot=robot)
         self.log(f"robot ({robot}) at seat {seat}")
+
+    def make_robots(self, robots: dict[int, str]) -> dict[int, tuple[str, Any]]:
+        """``{seat: (robot, agent)}`` for ``{seat: robot}``: the agents made as the table makes them. It reads
+        only what never changes at a table (its game, player count and seed), so that the server can call it
+        in a worker thread, off the event loop, while the table goes on; :class:`RoomError` for a robot that
+        cannot be made (a missing model, the train extra)."""
+        return {seat: (robot, self._make_agent(seat, robot)) for seat, robot in robots.items()}
 
     def _make_agent(self, seat: int, robot: str) -> Any:
         try:
@@ -128,7 +149,7 @@ class TableSeats:
             self.log(f"{user.name} is disconnected: a robot plays the seat; {self.reconnect_window:g} s to come back")
             if self.turn == p:
                 self.turn_since = now  # the robot plays this turn after its delay
-            self._count_votes()  # a vote no longer waits for him
+            self._count_votes(now)
         else:
             self.log(f"{user.name} is disconnected")
 
@@ -159,7 +180,9 @@ class TableSeats:
                 if self.state in ("playing", "between"):
                     s.abandoned = True
                     self.log(f"{s.user.name} did not come back in time: abandoned, the robot plays the seat to the end")  # type: ignore[union-attr]
-                    self._count_votes()
+                    if len(self.voters()) < 2 and not self.solo and not self.settings.practice:
+                        self.log(f"no second person plays this game now: it is practice ({SOLO_WORDS})")
+                    self._count_votes(now)
                 else:  # before a game: the seat is freed
                     self._free(p)
                     self.log(f"{s.user.name} left (disconnected)")  # type: ignore[union-attr]

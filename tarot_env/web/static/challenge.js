@@ -123,6 +123,8 @@ function render(data) {
     if (sc.total) items.push(`total: ${sc.total.join(" / ")}`);
     $("terms").replaceChildren(...items.map((line) => el("li", {}, line)));
     $("next").focus();
+    // the agents' scores on a deal nobody played before are computed when it starts: asked again until known
+    if (data.comparison === null) setTimeout(() => call("state", { token: token() }).then((again) => { if (current && current.deal_index === again.deal_index && current.table === again.table) render(again); }).catch(() => {}), 3000);
   }
 }
 

@@ -158,8 +158,13 @@ function receive(m) {
     if (inviteTable !== null && !current) send({ type: "watch", table: inviteTable, invite });
     if (quickGame === "hello") { quickGame = "create"; send({ type: "create", env: "french_tarot_v0", players: 4 }); }
     else if (!current) show("lobby");
-  } else if (m.type === "lobby") {
-    renderLobby(m.tables);
+  } else if (m.type === "lobby") { // the whole list: on coming to the lobby
+    lobby = new Map(m.tables.map((t) => [t.id, t]));
+    renderLobby();
+  } else if (m.type === "lobby_update") { // what changed since: tables added or changed (whole), ids removed
+    for (const t of m.tables) lobby.set(t.id, t);
+    for (const id of m.removed) lobby.delete(id);
+    renderLobby();
   } else if (m.type === "table") {
     current = m;
     if (m.me) $("me-info").textContent = `${m.me.name} — ${m.me.chips} chips, ${m.me.xp} XP`;
@@ -182,10 +187,12 @@ function receive(m) {
 }
 
 // ------------------------------------------------------------------------------------- lobby
-function renderLobby(tables) {
+let lobby = new Map(); // table id -> the table's summary: the whole list, then each change applied
+
+function renderLobby() {
   const body = $("tables").querySelector("tbody");
   body.replaceChildren();
-  for (const t of tables) {
+  for (const t of [...lobby.values()].sort((a, b) => a.id - b.id)) {
     const seats = t.seats.map((s) => (s.kind === "empty" ? "—" : (s.owner ? "★" : "") + s.name)).join(", ");
     const actions = el("td");
     const inv = inviteTable === t.id ? invite : undefined;
@@ -238,7 +245,7 @@ function renderTable(t) {
   const youSeat = t.you;
   const deal = t.deal;
   $("table-title").textContent = `#${t.id} ${t.title}`;
-  $("table-state").textContent = `${t.state}${t.game_no ? ` — game ${t.game_no}, deals played ${t.deal_no}/${t.settings.deals}` : ""}` + (t.settings.practice ? " — practice" : t.settings.chips ? ` — for ${t.settings.stake} chips` : " — for points");
+  $("table-state").textContent = `${t.state}${t.game_no ? ` — game ${t.game_no}, deals played ${t.deal_no}/${t.settings.deals}` : ""}` + (t.practice ? ` — ${t.practice}` : t.settings.chips ? ` — for ${t.settings.stake} chips` : " — for points");
   $("settings-button").classList.toggle("changed", t.changed.length > 0);
   $("settings-button").title = t.changed.length ? `changed by the owner: ${t.changed.join(", ")}` : "table settings";
   $("invite-box").hidden = !t.invite;
