@@ -58,37 +58,25 @@ def speed(table: str, deals: int, spec: str = "pimc", deals_dir: str | Path | No
 
     env_id, num_players = TABLES[table]
     env = tarot_env.make(env_id, **_env_options(num_players))
-    agent = parse_spec(spec).bind(env)
-    times, searched = [], []
+    agent = parse_spec(spec)
+    timer = _DecisionTimer(agent).bind(env)
     for deal in tqdm(
         load_deal_set(env_id, deals, num_players=num_players, deals_dir=deals_dir)["deals"], desc=f"{table} speed", disable=not progress
     ):
         env.reset(options={"deal": deal})
         for _name in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            start = time.perf_counter()
-            action = agent.act(obs["observation"], obs["action_mask"])
-            seconds = time.perf_counter() - start
-            if agent.searched:
-                times.append(seconds)
-                searched.append(agent.searched)
-            env.step(action)
-    t = np.array(times)
+            env.step(None if term or trunc else timer.act(obs["observation"], obs["action_mask"]))
+    t, searched = np.array(timer.seconds), timer.samples
     return {
         "table": table,
         "agent": spec,
         "limit": agent.time,
         "samples": agent.samples,
         "deals": deals,
+        **{k: v for k, v in timer.summary().items() if k != "decisions"},
         "decisions": len(t),
-        "median_s": float(np.median(t)) if len(t) else None,
-        "p95_s": float(np.percentile(t, 95)) if len(t) else None,
-        "max_s": float(t.max()) if len(t) else None,
         "over_limit": float((t > agent.time).mean()) if len(t) else None,
-        "mean_samples": float(np.mean(searched)) if searched else None,
         "min_samples": int(np.min(searched)) if searched else None,
         "hardware": _hardware(),
         "command": f"python -m tarot_env.experiments.search speed --table {table} --deals {deals}"
