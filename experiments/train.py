@@ -34,10 +34,12 @@ and updates), not the evaluations.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import dataclasses
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -255,6 +257,186 @@ def next_multiple(steps: int, every: int) -> int:
     return (steps // every + 1) * every if every > 0 else 0
 
 
+class TrainingClock:
+    """Where the training time goes (:data:`TIMINGS`, seconds cumulative over the run, a resumed
+    run's picked up from its log). A rollout's time is split into the env's steps and the
+    opponents' decisions (the vector env's own counters, ``venv.seconds``) and the learner's share,
+    the rest; the update runs from the end of one rollout to the start of the next; evaluations and
+    checkpoints (:meth:`timed`) are kept out of the rollout they are made in."""
+
+    def __init__(self, venv: Any, earlier: dict[str, float]) -> None:
+        self.venv = venv
+        self.seconds = {k: float(earlier.get(f"seconds_{k}", 0.0)) for k in TIMINGS}
+        self.start = time.perf_counter() - float(earlier.get("seconds", 0.0))
+        self._rollout_start: float | None = None
+        self._update_start: float | None = None
+        self._inside = 0.0  # evaluation and checkpoint seconds within the current rollout
+        self._venv_at = dict(venv.seconds)
+
+    def rollout_starts(self) -> None:
+        """A rollout starts: the update before it (if any) ends."""
+        now = time.perf_counter()
+        if self._update_start is not None:
+            self.seconds["update"] += now - self._update_start
+        self._rollout_start, self._inside = now, 0.0
+        self._venv_at = dict(self.venv.seconds)
+
+    def rollout_ends(self) -> None:
+        """A rollout ends, and the update starts."""
+        now = time.perf_counter()
+        env = self.venv.seconds["env"] - self._venv_at["env"]
+        opponents = self.venv.seconds["opponents"] - self._venv_at["opponents"]
+        self.seconds["env"] += env
+        self.seconds["opponents"] += opponents
+        self.seconds["learner"] += max(0.0, now - self._rollout_start - self._inside - env - opponents)
+        self._update_start = now
+
+    def training_ends(self) -> None:
+        """The last update ends."""
+        if self._update_start is not None:
+            self.seconds["update"] += time.perf_counter() - self._update_start
+            self._update_start = None
+
+    @contextlib.contextmanager
+    def timed(self, key: str) -> Iterator[None]:
+        """``with clock.timed(key):`` adds the block's seconds to ``key``, and keeps them out of the
+        rollout's own time (an evaluation or a checkpoint made during a rollout is not the learner's)."""
+        begin = time.perf_counter()
+        try:
+            yield
+        finally:
+            spent = time.perf_counter() - begin
+            self.seconds[key] += spent
+            if self._rollout_start is not None:
+                self._inside += spent
+
+    def elapsed(self) -> float:
+        """Seconds since the run started (a resumed run's earlier seconds included)."""
+        return time.perf_counter() - self.start
+
+    def training_seconds(self) -> float:
+        """Rollouts and updates: the time the learner's steps per second count."""
+        return sum(self.seconds[k] for k in ("env", "opponents", "learner", "update"))
+
+    def breakdown(self, steps: int) -> str:
+        """Where the time went, in words: the line printed at the end of a run of ``steps`` steps."""
+        total = self.training_seconds()
+        parts = ", ".join(f"{k} {self.seconds[k]:.0f} s ({self.seconds[k] / total:.0%})" for k in ("env", "opponents", "learner", "update"))
+        rate = steps / total if total else float("nan")
+        return (
+            f"{rate:,.0f} learner steps/s ({steps:,} steps in {total:.0f} s of training: {parts}); "
+            f"besides: evaluations {self.seconds['evaluation']:.0f} s, checkpoints and snapshots {self.seconds['checkpoints']:.0f} s"
+        )
+
+
+class SelfPlay:
+    """The self-play callback: re-draws the opponents at each rollout; snapshots, checkpoints and
+    evaluates at intervals, each evaluation a row of ``log.csv``; its :class:`TrainingClock`
+    measures where the time goes.
+
+    Its methods are stable_baselines3's callback hooks, and it reads what SB3's ``BaseCallback``
+    holds (``model``, ``num_timesteps``, ``logger``): :func:`make_callback` makes it one, so that
+    this module imports without SB3 (``tarot train --script-help``, :func:`read_csv`)."""
+
+    model: Any  # the three set by SB3's BaseCallback
+    num_timesteps: int
+    logger: Any
+
+    def __init__(
+        self,
+        config: TrainConfig,
+        venv: Any,
+        pool: OpponentPool,
+        out: Path,
+        rows: list[dict[str, float]] | None = None,
+        steps: int = 0,
+        threads: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__()
+        self.config, self.venv, self.pool, self.out, self.threads = config, venv, pool, out, threads
+        self.next_snapshot = next_multiple(steps, config.snapshot_every)
+        self.next_eval = next_multiple(steps, config.eval_every)
+        self.next_checkpoint = next_multiple(steps, config.checkpoint_every)
+        self.rows: list[dict[str, float]] = list(rows or [])
+        self.clock = TrainingClock(venv, self.rows[-1] if self.rows else {})
+        self.baseline: np.ndarray | None = None  # the bot's scores in the learner's seat of the evaluation's deals
+
+    def _on_training_start(self) -> None:
+        if self.config.bc_deals > 0 and self.config.eval_every > 0 and not self.rows:
+            self.log_row()  # step 0: the cloned policy, before PPO
+
+    def _on_rollout_start(self) -> None:
+        self.clock.rollout_starts()
+        self._set_torch_threads(updating=False)  # the rollout: torch beside the env's threads
+        self.venv.set_opponents(self.pool.draw(self.venv.num_players - 1))  # every table is at the learner's turn here
+
+    def _on_rollout_end(self) -> None:
+        self.clock.rollout_ends()
+        self._set_torch_threads(updating=True)  # the update: the env waits, torch takes the cores
+
+    def _on_training_end(self) -> None:
+        self.clock.training_ends()
+
+    def _on_step(self) -> bool:
+        config, steps = self.config, self.num_timesteps
+        if config.snapshot_every > 0 and steps >= self.next_snapshot:
+            with self.clock.timed("checkpoints"):
+                self.pool.add_snapshot(self.model, steps)
+            self.next_snapshot = next_multiple(steps, config.snapshot_every)
+        if config.checkpoint_every > 0 and steps >= self.next_checkpoint:
+            with self.clock.timed("checkpoints"):
+                self.model.save(self.out / f"model_{steps}.zip")
+            self.next_checkpoint = next_multiple(steps, config.checkpoint_every)
+        if config.eval_every > 0 and steps >= self.next_eval:
+            self.log_row()
+            self.next_eval = next_multiple(steps, config.eval_every)
+        return True
+
+    def _set_torch_threads(self, updating: bool) -> None:
+        """torch's threads for the rollouts or the updates (``threads``), when the run sets them."""
+        if self.threads is not None:
+            import torch
+
+            torch.set_num_threads(self.threads[1 if updating else 0])
+
+    def breakdown(self) -> str:
+        """Where the time went, in words: the line printed at the end of a run."""
+        return self.clock.breakdown(self.num_timesteps)
+
+    def log_row(self) -> None:
+        """Evaluate the learner now, and add the row to the log (``log.csv``, TensorBoard)."""
+        config, pool = self.config, self.pool
+        with self.clock.timed("evaluation"):
+            buffer = self.model.ep_info_buffer
+            mean_reward = float(np.mean([e["r"] for e in buffer])) if buffer else float("nan")
+            vs_random = evaluate_ci(self.model, config, pool.fixed["random"], config.eval_episodes)
+            scores = learner_scores(self.model, config, pool.fixed["rules"], config.eval_episodes)
+            if self.baseline is None:  # the bot in the learner's seat of the evaluation's deals: once a run
+                self.baseline = baseline_scores(config, pool.fixed["rules"], config.eval_episodes)
+            vs_rules, duplicate = mean_half(scores), mean_half(scores - self.baseline)
+            row = {
+                "steps": self.num_timesteps,
+                "seconds": 0.0,
+                "mean_episode_reward": mean_reward,
+                "eval_vs_random": vs_random[0],
+                "eval_vs_rules": vs_rules[0],
+                "snapshots": len(pool.snapshots),
+                "eval_vs_random_ci95": vs_random[1],  # half-width of the 95% interval over the evaluation's deals
+                "eval_vs_rules_ci95": vs_rules[1],
+                # the same deals counted in duplicate: the learner's score minus the bot's in his seat
+                "eval_vs_rules_duplicate": duplicate[0],
+                "eval_vs_rules_duplicate_ci95": duplicate[1],
+            }
+        row["seconds"] = round(self.clock.elapsed(), 1)
+        training = self.clock.training_seconds()
+        row["steps_per_second"] = round(self.num_timesteps / training, 1) if training else float("nan")
+        row.update({f"seconds_{k}": round(v, 3) for k, v in self.clock.seconds.items()})
+        self.rows.append(row)
+        for key in ("eval_vs_random", "eval_vs_rules"):
+            self.logger.record(f"eval/{key}", row[key])
+        write_csv(self.out / "log.csv", self.rows)
+
+
 def make_callback(
     config: TrainConfig,
     venv: Any,
@@ -263,144 +445,14 @@ def make_callback(
     rows: list[dict[str, float]] | None = None,
     steps: int = 0,
     threads: tuple[int, int] | None = None,
-):
-    """The self-play callback; ``rows`` and ``steps``: the log and the step a resumed run starts from;
-    ``threads``: torch's threads in the rollouts and in the updates (None: left as they are)."""
-    import torch
+) -> Any:
+    """The self-play callback (:class:`SelfPlay` as stable_baselines3's ``BaseCallback``); ``rows`` and
+    ``steps``: the log and the step a resumed run starts from; ``threads``: torch's threads in the
+    rollouts and in the updates (None: left as they are)."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    class SelfPlay(BaseCallback):
-        """Re-draws the opponents at each rollout; snapshots, checkpoints and evaluates at intervals;
-        measures where the time goes (:data:`TIMINGS`)."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.next_snapshot = next_multiple(steps, config.snapshot_every)
-            self.next_eval = next_multiple(steps, config.eval_every)
-            self.next_checkpoint = next_multiple(steps, config.checkpoint_every)
-            self.rows: list[dict[str, float]] = list(rows or [])
-            earlier = self.rows[-1] if self.rows else {}
-            self.seconds = {k: float(earlier.get(f"seconds_{k}", 0.0)) for k in TIMINGS}
-            self.start = time.perf_counter() - float(earlier.get("seconds", 0.0))
-            self._rollout_start: float | None = None
-            self._update_start: float | None = None
-            self._inside = 0.0  # evaluation and checkpoint seconds within the current rollout
-            self._venv_at = dict(venv.seconds)
-            self.baseline: np.ndarray | None = None
-
-        def _on_training_start(self) -> None:
-            if config.bc_deals > 0 and config.eval_every > 0 and not self.rows:
-                self.log_row()  # step 0: the cloned policy, before PPO
-
-        def _on_rollout_start(self) -> None:
-            now = time.perf_counter()
-            if self._update_start is not None:
-                self.seconds["update"] += now - self._update_start
-            self._rollout_start, self._inside = now, 0.0
-            self._venv_at = dict(venv.seconds)
-            if threads is not None:
-                torch.set_num_threads(threads[0])  # the rollout: torch beside the env's threads
-            venv.set_opponents(pool.draw(venv.num_players - 1))  # every table is at the learner's turn here
-
-        def _on_rollout_end(self) -> None:
-            now = time.perf_counter()
-            env = venv.seconds["env"] - self._venv_at["env"]
-            opponents = venv.seconds["opponents"] - self._venv_at["opponents"]
-            self.seconds["env"] += env
-            self.seconds["opponents"] += opponents
-            self.seconds["learner"] += max(0.0, now - self._rollout_start - self._inside - env - opponents)
-            if threads is not None:
-                torch.set_num_threads(threads[1])  # the update: the env waits, torch takes the cores
-            self._update_start = now
-
-        def _on_training_end(self) -> None:
-            if self._update_start is not None:
-                self.seconds["update"] += time.perf_counter() - self._update_start
-                self._update_start = None
-
-        def _on_step(self) -> bool:
-            steps = self.num_timesteps
-            if config.snapshot_every > 0 and steps >= self.next_snapshot:
-                with self._timed("checkpoints"):
-                    pool.add_snapshot(self.model, steps)
-                self.next_snapshot = next_multiple(steps, config.snapshot_every)
-            if config.checkpoint_every > 0 and steps >= self.next_checkpoint:
-                with self._timed("checkpoints"):
-                    self.model.save(out / f"model_{steps}.zip")
-                self.next_checkpoint = next_multiple(steps, config.checkpoint_every)
-            if config.eval_every > 0 and steps >= self.next_eval:
-                self.log_row()
-                self.next_eval = next_multiple(steps, config.eval_every)
-            return True
-
-        def _timed(self, key: str) -> _Timer:
-            return _Timer(self, key)
-
-        def training_seconds(self) -> float:
-            """Rollouts and updates: the time the learner's steps per second count."""
-            return sum(self.seconds[k] for k in ("env", "opponents", "learner", "update"))
-
-        def breakdown(self) -> str:
-            """Where the time went, in words: the line printed at the end of a run."""
-            total = self.training_seconds()
-            parts = ", ".join(
-                f"{k} {self.seconds[k]:.0f} s ({self.seconds[k] / total:.0%})" for k in ("env", "opponents", "learner", "update")
-            )
-            rate = self.num_timesteps / total if total else float("nan")
-            return (
-                f"{rate:,.0f} learner steps/s ({self.num_timesteps:,} steps in {total:.0f} s of training: {parts}); "
-                f"besides: evaluations {self.seconds['evaluation']:.0f} s, checkpoints and snapshots {self.seconds['checkpoints']:.0f} s"
-            )
-
-        def log_row(self) -> None:
-            with self._timed("evaluation"):
-                buffer = self.model.ep_info_buffer
-                mean_reward = float(np.mean([e["r"] for e in buffer])) if buffer else float("nan")
-                vs_random = evaluate_ci(self.model, config, pool.fixed["random"], config.eval_episodes)
-                scores = learner_scores(self.model, config, pool.fixed["rules"], config.eval_episodes)
-                if self.baseline is None:  # the bot in the learner's seat of the evaluation's deals: once a run
-                    self.baseline = baseline_scores(config, pool.fixed["rules"], config.eval_episodes)
-                vs_rules, duplicate = mean_half(scores), mean_half(scores - self.baseline)
-                row = {
-                    "steps": self.num_timesteps,
-                    "seconds": 0.0,
-                    "mean_episode_reward": mean_reward,
-                    "eval_vs_random": vs_random[0],
-                    "eval_vs_rules": vs_rules[0],
-                    "snapshots": len(pool.snapshots),
-                    "eval_vs_random_ci95": vs_random[1],  # half-width of the 95% interval over the evaluation's deals
-                    "eval_vs_rules_ci95": vs_rules[1],
-                    # the same deals counted in duplicate: the learner's score minus the bot's in his seat
-                    "eval_vs_rules_duplicate": duplicate[0],
-                    "eval_vs_rules_duplicate_ci95": duplicate[1],
-                }
-            row["seconds"] = round(time.perf_counter() - self.start, 1)
-            training = self.training_seconds()
-            row["steps_per_second"] = round(self.num_timesteps / training, 1) if training else float("nan")
-            row.update({f"seconds_{k}": round(v, 3) for k, v in self.seconds.items()})
-            self.rows.append(row)
-            for key in ("eval_vs_random", "eval_vs_rules"):
-                self.logger.record(f"eval/{key}", row[key])
-            write_csv(out / "log.csv", self.rows)
-
-    return SelfPlay()
-
-
-class _Timer:
-    """``with callback._timed(key):`` adds the block's seconds to ``key``, and keeps them out of the
-    rollout's own time (an evaluation or a checkpoint made during a rollout is not the learner's)."""
-
-    def __init__(self, callback: Any, key: str) -> None:
-        self.callback, self.key = callback, key
-
-    def __enter__(self) -> None:
-        self.begin = time.perf_counter()
-
-    def __exit__(self, *exc: object) -> None:
-        spent = time.perf_counter() - self.begin
-        self.callback.seconds[self.key] += spent
-        if self.callback._rollout_start is not None:
-            self.callback._inside += spent
+    callback = type("SelfPlayCallback", (SelfPlay, BaseCallback), {})
+    return callback(config, venv, pool, out, rows, steps, threads)
 
 
 def write_csv(path: Path, rows: list[dict[str, float]]) -> None:

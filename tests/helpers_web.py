@@ -151,3 +151,8 @@ def open_table(ws: Any, env: str, players: int, robot: str) -> None:
     for p in range(1, players):
         ws.send_text(json.dumps({"type": "robot", "seat": p, "robot": robot}))
         receive_until(ws, lambda m, p=p: m["type"] == "table" and m["table"]["seats"][p]["kind"] == "robot")
+
+
+def is_table(m: dict[str, Any]) -> bool:
+    """Whether a message is a table state (a predicate for ``receive_until``)."""
+    return m["type"] == "table"

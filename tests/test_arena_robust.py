@@ -1,13 +1,11 @@
-"""The arena under misuse and misbehaving agents (the hardening issue, items 9 to 11).
+"""The arena under misuse and misbehaving agents.
 
-- 9: the same command run again gives the same leaderboard: a run starts fresh, and extends a
+- The same command run again gives the same leaderboard: a run starts fresh, and extends a
   ratings file only when one is named (``ratings=`` / ``--ratings FILE``).
-- 10: an evaluation where an agent could not play at all is an error, not a 0.00 tie; ``sb3:``
+- An evaluation where an agent could not play at all is an error, not a 0.00 tie; ``sb3:``
   model paths work with or without ``.zip``, and a missing one is named as given.
-- 11: an agent raising ``SystemExit`` or ``KeyboardInterrupt`` is a faulty agent like any other;
+- An agent raising ``SystemExit`` or ``KeyboardInterrupt`` is a faulty agent like any other;
   hung moves leave a bounded number of threads behind.
-
-Each test failed on the arena before the change.
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ def _tarot(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, st
     return code, capsys.readouterr().err
 
 
-# ---------------------------------------------------------------------------------------- item 9
+# --------------------------------------------------------------------------------------- ratings
 def _agents(env_id: str = "centocinquanta_v0") -> dict:
     return {"rules": arena.rule_agent(env_id), "random": RandomAgent(0)}
 
@@ -82,7 +80,7 @@ def test_ratings_flag_of_the_command(tmp_path, capsys, monkeypatch):
     assert "--ratings FILE" in capsys.readouterr().out
 
 
-# ---------------------------------------------------------------------------------------- item 10
+# ------------------------------------------------------------------------ agents that cannot play
 @pytest.fixture(scope="module")
 def french_model(tmp_path_factory) -> Path:
     """An untrained MaskablePPO model of French Tarot, 4 players, saved as ``french4.zip``."""
@@ -133,7 +131,7 @@ def test_an_agent_that_never_played_is_an_error(tmp_path):
     assert res["fallbacks"]["crash"]["fallback"] == res["fallbacks"]["crash"]["moves"] > 0
 
 
-# ---------------------------------------------------------------------------------------- item 11
+# ------------------------------------------------------------------------- faulty and hung agents
 class Raising:
     def __init__(self, exc: type[BaseException]):
         self.exc = exc

@@ -1,11 +1,11 @@
-"""The arena's statistics (the hardening issue, item 8): rates get Wilson score intervals inside
+"""The arena's statistics: rates get Wilson score intervals inside
 [0, 1]; deals where everyone passed are counted apart and are not losses; every interval is over
 the independent unit, the deal played at all its seatings (the duplicate group), not over the
 correlated seat-plays inside it.
 
-Each test failed on the arena before the change: normal-approximation rate intervals ran past 1
-(``0.875 [0.630, 1.120]``) or had zero width (``1.000 [1.000, 1.000]``), an all-pass deal counted
-as a loss for everyone, and role intervals treated the seat-plays of one deal as independent.
+What each test rules out: normal-approximation rate intervals that run past 1
+(``0.875 [0.630, 1.120]``) or have zero width (``1.000 [1.000, 1.000]``), an all-pass deal counted
+as a loss for everyone, and role intervals that treat the seat-plays of one deal as independent.
 """
 
 from __future__ import annotations

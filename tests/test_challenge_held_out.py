@@ -1,9 +1,9 @@
-"""Issue 41: challenge results could be faked or flooded. The challenge's deals were the committed protocol
-deal sets (public: anyone could look a deal up and play it knowing every hand), and nothing bounded an
-address: 150 new people in 0.6 s, a script that played 20 deals in 0.9 s, all counted as people in the
-comparison and the export. Now the room's deals are drawn from the operator's own secret, kept in its
-database; the agents' scores on them are computed on first use and stored; and an address may make only
-so many new people and start only so many deals a minute and an hour (a 429 saying how long to wait)."""
+"""Challenge results can be neither faked nor flooded. The room's deals are drawn from the operator's own
+secret, kept in its database, never from the committed protocol deal sets (public: anyone could look a
+deal up and play it knowing every hand); the agents' scores on them are computed on first use and stored;
+and an address may make only so many new people and start only so many deals a minute and an hour (a 429
+saying how long to wait), so that a script (150 new people in 0.6 s, 20 deals played in 0.9 s) is not
+counted as people in the comparison and the export."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ def test_new_people_and_deals_are_bounded_per_address(tmp_path: Path, monkeypatc
 
 
 def test_a_flood_on_the_wire_is_answered_429_in_words(tmp_path: Path) -> None:
-    """The issue's flood, 150 new people from one address: the first few (a minute's bound) are made, the others refused in JSON."""
+    """A flood of 150 new people from one address: the first few (a minute's bound) are made, the others refused in JSON."""
     client = TestClient(Starlette(routes=challenge_routes(Store(str(tmp_path / "db.sqlite")), agents=())))
     answers = [client.post("/api/challenge/start", json={}) for _ in range(150)]
     assert [r.status_code for r in answers].count(200) == challenge_web.NEW_PEOPLE[0][0]

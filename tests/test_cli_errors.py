@@ -1,10 +1,9 @@
-"""Bad flags and files given to the ``tarot`` command (the hardening issue, items 12 and 13).
+"""Bad flags and files given to the ``tarot`` command.
 
 Each gets one line on stderr that names what was given, why it is refused and what is allowed,
 and a non-zero exit status: never a Python traceback, never silent acceptance, and nothing
 written or played first. The command's own ``main`` runs in-process (an interpreter per case
-would cost seconds). Every case here failed on the command before the change: a traceback, an
-exit status 0, or a game that started.
+would cost seconds).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``tarot play`` says what a player needs (issue 29, section 4): what a Tarocchino declaration
+"""``tarot play`` says what a player needs: what a Tarocchino declaration
 would show and count before the choice, which side won a hand with the points labelled by side,
 hands counted as hands, the French score term by term as the scoring computed it, and a single
 legal move made with Enter (the last card played at once).

@@ -1,4 +1,4 @@
-"""``tarot bench``, ``tarot arena`` and ``tarot train`` do what they say (issue 29, section 3).
+"""``tarot bench``, ``tarot arena`` and ``tarot train`` do what they say.
 
 A flag that does not apply is refused before anything runs, never dropped with a file written
 all the same; the arena names a table as the benchmark suite does and writes nothing into the

@@ -1,5 +1,5 @@
-"""The README and docs agree with the code and with each other (issue 29, section 6), and a user
-who lacks an extra is told which one to install (section 3)."""
+"""The README and docs agree with the code and with each other, and a user who lacks an extra is
+told which one to install."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Each extra runs what it is for on its own (issue 29, section 3).
+"""Each extra runs what it is for on its own.
 
 A fresh virtual environment per extra (no system site-packages, nothing of this environment's),
 the package installed from its wheel with that extra alone, and the extra's entry point run for a
@@ -6,8 +6,8 @@ few steps: ``train`` (``tarot train``, then ``pretrained`` through ``TAROT_ENV_M
 (the RLlib training script with its evaluation and TensorBoard logs), ``web`` (``tarot serve``
 answers; and what the bare package runs, ``tarot list`` and ``tarot bench``, while ``tarot arena``
 names the train extra it lacks), ``notebooks`` (the quickstart notebook runs in Jupyter's kernel),
-``test`` (a slice of the suite). A venv with only the ``rllib`` extra could not finish the documented RLlib training:
-``No module named 'tqdm'``.
+``test`` (a slice of the suite). So an extra that lacks a package its entry point needs fails here, as
+the ``rllib`` extra without ``tqdm`` would: ``No module named 'tqdm'``.
 
 torch is installed first where an extra needs it, as the Makefile does (its ``TORCH``, the CPU
 build these machines serve locally; the ``TORCH`` environment variable overrides it), so that no

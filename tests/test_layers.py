@@ -1,4 +1,4 @@
-"""The layers above the rules (issue 31): an import scan of the package, and no family asked by name.
+"""The layers above the rules: an import scan of the package, and no family asked by name.
 
 The map (docs/design.md, "Layers"), lowest first; a module may import its own layer or a lower
 one, never a higher one, and the three front ends of layer 7 import none of each other:
@@ -15,8 +15,8 @@ one, never a higher one, and the three front ends of layer 7 import none of each
     8 command     tarot_env.command
 
 Every ``import`` and ``from ... import`` of a tarot_env module is read with ``ast``, those inside
-functions included (a lazy import is still a dependency). Why a test: the arrows were drawn by hand
-once and 9 ran upwards; a new one is now a failure naming the module, the line and the target.
+functions included (a lazy import is still a dependency). Why a test: an arrow drawn by hand runs
+upwards unseen; here it is a failure naming the module, the line and the target.
 """
 
 from __future__ import annotations

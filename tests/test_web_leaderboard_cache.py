@@ -1,5 +1,5 @@
-"""The leaderboard kept in memory (issue 30, section 1: a crowd asking for it must not queue behind the
-database's other work): read once for everyone asking while nothing changed it, and read again, after the
+"""The leaderboard kept in memory (a crowd asking for it must not queue behind the database's other
+work): read once for everyone asking while nothing changed it, and read again, after the
 writes, once a game's results (XP, chips, games won) were queued."""
 
 from __future__ import annotations

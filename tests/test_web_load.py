@@ -1,9 +1,9 @@
-"""Issue 30, section 1: nothing one client does can stall the others. Raw WebSocket clients on uvicorn
-on loopback (as ``tarot serve`` runs): a client that never reads its socket is dropped and nobody waits
-on it; a robot that thinks long, or a slow database call, holds up nobody else; the lobby goes only to
-those looking at it; idle tables close; the rate limits and bounds refuse with a reason. The load test
-(tests/load_room.py) runs here scaled down: 40 connections, 10 tables (the issue's 200 connections and
-50 tables take longer than the suite should on a 2-core machine; their figures are in docs/web.md)."""
+"""Nothing one client does can stall the others. Raw WebSocket clients on uvicorn on loopback (as
+``tarot serve`` runs): a client that never reads its socket is dropped and nobody waits on it; a robot
+that thinks long, or a slow database call, holds up nobody else; the lobby goes only to those looking at
+it; idle tables close; the rate limits and bounds refuse with a reason. The load test
+(tests/load_room.py) runs here scaled down: 40 connections, 10 tables (its full size, 200 connections and
+50 tables, takes longer than the suite should on a 2-core machine; its figures are in docs/web.md)."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def test_load_many_clients_and_one_that_never_reads(tmp_path: Path) -> None:
     """40 connections, 10 tables for four with robots playing, one client that watches a table in play and
     never reads: every other client is answered within a second throughout; the tables close afterwards,
     the people are let go and their memory given back, and a second round leaves the memory where the
-    first left it (within 8 MB here; the issue's size, in docs/web.md, grew 0.2-0.6 MB a round)."""
+    first left it (within 8 MB here; at the full size, in docs/web.md, it grew 0.2-0.6 MB a round)."""
     figures = load_room.run(connections=40, tables=10, deals=1, rounds=2)
     for r in ("round1", "round2"):
         f = figures[r]
@@ -145,12 +145,12 @@ FLOOD = Limits(  # one connection may ask as fast as it likes: the test is about
 @pytest.mark.parametrize("reason", ["queue overflowed", "silent"])
 @within(60)
 def test_a_dropped_non_reader_is_closed_at_once_on_the_servers_side(tmp_path: Path, reason: str) -> None:
-    """Issue 41: a client that asks for the lobby (10 tables: 10 KB each) 600-1600 times and never reads is
+    """A client that asks for the lobby (10 tables: 10 KB each) 600-1600 times and never reads is
     dropped (its queue of 1,000 overflows, or it is silent for 2 s with a send stuck), and within 3 s the
-    server's side of its connection is gone: no socket left in /proc/net/tcp and no descriptor held. The
-    room used to close it with ``close()``, which waits to flush what the client never reads: the socket
-    stayed ESTABLISHED with its descriptor and megabytes queued (or, when asyncio's buffer happened to be
-    empty, FIN_WAIT1 in the kernel with them), for as long as the client stayed."""
+    server's side of its connection is gone: no socket left in /proc/net/tcp and no descriptor held. A
+    ``close()`` would not do: it waits to flush what the client never reads, and the socket would stay
+    ESTABLISHED with its descriptor and megabytes queued (or, when asyncio's buffer happened to be empty,
+    FIN_WAIT1 in the kernel with them), for as long as the client stayed."""
     if reason == "queue overflowed":
         limits, silence, asks = replace(FLOOD, out_queue=1000), 3600.0, 1600
     else:

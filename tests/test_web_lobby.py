@@ -1,7 +1,7 @@
-"""Issue 41: lobby changes were whole lists. Every change pushed the full table list to everyone in the
-lobby (10 tables: 9.6 KB to every person). Now a page gets the whole list when it comes to the lobby
-(``lobby``) and then only what changed (``lobby_update``: the tables added or changed, the ids removed),
-private tables to the people seated at them only. docs/web.md, "The protocol"."""
+"""The lobby sends what changed, not the whole list each time (10 tables: 9.6 KB to every person at
+every change): a page gets the whole list when it comes to the lobby (``lobby``) and then only what
+changed (``lobby_update``: the tables added or changed, the ids removed), private tables to the people
+seated at them only. docs/web.md, "The protocol"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 30, section 1: "memory flat after the tables close". The room lets go of the people nothing holds
+"""Memory flat after the tables close. The room lets go of the people nothing holds
 any more (no connection, no seat), and once tables or connections have gone it gives their memory back
 to the system (their cyclic garbage collected, glibc's free pages returned: tarot_env/web/memory.py).
 The load test's figures, 200 connections and 50 tables a round, are in docs/web.md ("Load")."""

@@ -1,8 +1,8 @@
-"""Issue 41: who a new person is. One name check (``tarot_env.web.people.check_name``: NFKC, case folding,
+"""Who a new person is. One name check (``tarot_env.web.people.check_name``: NFKC, case folding,
 look-alike letters and digits read as the Latin letters they pass for) on every path that makes a person:
 the room's hello (the *Play now* button's), the challenge's start and the database. A challenge started
 without a name gets a guest name nobody has, a taken name is a 409 that names it, and the challenge's page
-shows the server's words, never a JSON parse error. Each test failed on the room before the fix."""
+shows the server's words, never a JSON parse error."""
 
 from __future__ import annotations
 

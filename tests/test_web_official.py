@@ -1,7 +1,7 @@
-"""Issue 41: one absent person made a game official. Ann and Ben sat with two robots, Ben left 0.3 s after
-the start and never came back: that game and the next two counted (Ann: 5 XP each, "3 games" on the
-board), while the room told Ann that a cancellation was pointless because alone with robots it is
-practice. A person away or gone is not the second person, and what the room says is what it counts."""
+"""A game is official only with two people who played it: a person away or gone is not the second
+person, and what the room says is what it counts. Ann and Ben sit with two robots, Ben leaves 0.3 s after
+the start and never comes back: that game and the next two are practice (not 5 XP each for Ann and "3
+games" on the board), as the room tells Ann when it says a cancellation is pointless."""
 
 from __future__ import annotations
 

@@ -8,15 +8,11 @@ cancellation's refusal say it)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from tarot_env.rules.french import teams
 from tarot_env.tables import facts
 from tarot_env.web import chips as chip_rules
 from tarot_env.web import leaderboard
-
-if TYPE_CHECKING:
-    pass
 
 
 @dataclass

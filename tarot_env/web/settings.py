@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from tarot_env.web.people import RoomError, User
-
-if TYPE_CHECKING:
-    pass
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
-"""Edge inputs get a clear answer and leave the state unchanged (the hardening issue, library part).
+"""Bad input to the public API gets a documented exception that names it, and leaves the state unchanged
+(docs/interface.md §6).
 
-Each test here failed on the code before it: huge action ids through the vector envs, seeds
-that NumPy refuses or that are bools, calls after the episode, unknown agents, malformed
-records given to :func:`tarot_env.replay`; and a property test (hypothesis) that throws random
-bad inputs at the public API and checks that only the documented exceptions come out and
-that nothing changed.
+Action ids beyond int64 through the AEC and vector envs, seeds that NumPy refuses or that are bools,
+calls after the episode, unknown agents, malformed records given to :func:`tarot_env.replay`, int
+options and running totals past their documented bounds, and fixed deals for a match whose dealers do
+not follow; and property tests (hypothesis) that throw random bad input at the AEC and vector envs,
+the single-agent wrapper and replay, and check that only the documented exceptions come out and that
+nothing changed.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def _snapshot(env) -> bytes:
     return pickle.dumps((raw.game_state, raw.agent_selection, dict(raw._cumulative_rewards), list(raw.agents)))
 
 
-# ---------------------------------------------------------------------------------------- item 3
+# ----------------------------------------------------------------------- action ids beyond int64
 @pytest.mark.parametrize("env_id", ["french_tarot_v0", "ottocento_v0"])
 def test_vector_uint64_actions_beyond_int64_are_refused_with_the_value_given(env_id):
     venv = V.make(env_id, 4)
@@ -57,7 +59,7 @@ def test_aec_huge_action_ids_are_refused_naming_the_value(env_id, action):
     assert _snapshot(env) == before
 
 
-# ---------------------------------------------------------------------------------------- item 4
+# ----------------------------------------------------------------------------------------- seeds
 @pytest.mark.parametrize("env_id", ["french_tarot_v0", "ottocento_v0"])
 def test_a_negative_seed_is_refused_naming_the_seed(env_id):
     env = tarot_env.make(env_id)
@@ -76,7 +78,7 @@ def test_a_bool_seed_is_refused_by_aec_and_vector_envs_alike(env_id):
         V.make(env_id, 2).reset(seed=True)
 
 
-# ---------------------------------------------------------------------------------------- item 5
+# ------------------------------------------------------- calls after the episode, unknown agents
 def _play_out(env) -> None:
     rng = np.random.default_rng(0)
     for _agent in env.agent_iter():
@@ -106,7 +108,7 @@ def test_observe_an_unknown_agent_names_the_agents(env_id, agent):
         env.observe(agent)
 
 
-# ---------------------------------------------------------------------------------------- item 6
+# ------------------------------------------------------------- malformed records given to replay
 def _record(env_id: str, seed: int = 0, **options) -> dict:
     env = tarot_env.make(env_id, **options)
     env.reset(seed=seed)
@@ -168,7 +170,7 @@ def test_replay_of_a_match_record_with_malformed_hands():
         replay(record)
 
 
-# ---------------------------------------------------------------------------------------- item 7
+# ------------------------------------------------------------- random bad input (property tests)
 JUNK = st.one_of(
     st.none(),
     st.booleans(),
@@ -301,7 +303,7 @@ def test_random_malformed_records_raise_only_replay_error(env_id, data):
 _RECORDS = {env_id: _record(env_id, seed=3) for env_id in ["french_tarot_v0", "ottocento_v0"]}
 
 
-# ---------------------------------------------------------------------------------------- item 2
+# -------------------------------------------------- options and running totals past their bounds
 @pytest.mark.parametrize("option", ["target", "cappotto_bonus"])
 @pytest.mark.parametrize("value", [10**30, 2**63, 10**9 + 1])
 def test_int_options_beyond_the_documented_bound_are_refused_at_make(option, value):
@@ -334,7 +336,7 @@ def test_the_largest_allowed_bonus_scores_exactly():
     assert np.all(np.abs(env.unwrapped.game_state.scores[0]) < 2 * 10**9)
 
 
-# ---------------------------------------------------------------------------------------- item 1
+# ----------------------------------------------------------------------- fixed deals for a match
 def _first_deal(env_id: str, seed: int, **options) -> dict:
     env = tarot_env.make(env_id, **options)
     env.reset(seed=seed)
