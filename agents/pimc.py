@@ -65,7 +65,7 @@ import numpy as np
 
 from tarot_env.rules.bolognese.state import Phase as TarocchinoPhase
 from tarot_env.rules.french.state import Phase as FrenchPhase
-from tarot_env.tables import ENVS
+from tarot_env.rules.game import take_rows
 
 DEFAULT_SAMPLES = 64
 #: seconds a decision: plain PIMC, and a search over a learned policy (its play-outs cost a forward pass a step)
@@ -90,6 +90,8 @@ TAROCCHINO_CLASSES = {
     TarocchinoPhase.AUCTION: "auction", TarocchinoPhase.CLAIM: "claim", TarocchinoPhase.DISCARD: "discard",
     TarocchinoPhase.DECLARE: "declare", TarocchinoPhase.PLAY: "play", TarocchinoPhase.GIVE: "give",
 }  # fmt: skip
+#: the class of each phase that asks a decision, by family (``game.family``)
+PHASE_CLASSES = {"french": FRENCH_CLASSES, "tarocchino": TAROCCHINO_CLASSES}
 #: the class names of each family, in the order a reader meets them in a deal
 CLASSES = {
     "french": ("auction", "call", "ecart", "announce", "play"),
@@ -97,72 +99,6 @@ CLASSES = {
 }
 #: agents that cannot play out a batch of worlds (they need the env, or fail on a batch)
 NOT_ROLLOUTS = ("pimc", "rllib", "random")
-
-
-class _French:
-    """The French Tarot side of the search: sampling, play-outs and the value of a deal."""
-
-    def __init__(self, env: Any) -> None:
-        from tarot_env.agents.french_rules import FrenchRuleAgent
-
-        from tarot_env.belief import french
-        from tarot_env.rules.french.state import FrenchTarotState, Phase
-
-        self.env, self.game, self.encoder = env, env.game, env.encoder
-        self.bot, self.belief, self.state_cls, self.phase = FrenchRuleAgent(), french, FrenchTarotState, Phase
-        self.classes = {int(phase): name for phase, name in FRENCH_CLASSES.items()}
-
-    def decision_class(self, s: Any) -> str:
-        return self.classes[int(s.phase[0])]
-
-    def is_play(self, s: Any) -> bool:
-        return int(s.phase[0]) == self.phase.PLAY
-
-    def step(self, st: Any, actions: np.ndarray, rows: np.ndarray) -> None:
-        self.game.step(st, actions, rows, check=False)
-
-    def repeat(self, st: Any, times: int) -> Any:
-        return self.state_cls._from_blocks({k: np.repeat(b, times, axis=0) for k, b in st.blocks.items()})
-
-    def active(self, st: Any, rows: np.ndarray) -> np.ndarray:
-        return rows[st.phase[rows] != self.phase.DONE]
-
-    def values(self, st: Any, seat: int) -> np.ndarray:
-        return st.scores[:, seat].astype(np.float64)
-
-
-class _Tarocchino:
-    """The Tarocchino side: the hand in progress is played out; its value is the arena's score."""
-
-    def __init__(self, env: Any, env_id: str) -> None:
-        from tarot_env.agents.tarocchino_rules import TarocchinoRuleAgent
-
-        from tarot_env.belief import tarocchino
-        from tarot_env.rules.bolognese.state import TarocchinoState
-
-        self.env, self.game, self.encoder = env, env.game, env.encoder
-        self.bot, self.belief, self.state_cls = TarocchinoRuleAgent(env_id), tarocchino, TarocchinoState
-        self.classes = {int(phase): name for phase, name in TAROCCHINO_CLASSES.items()}
-
-    def decision_class(self, s: Any) -> str:
-        return self.classes[int(s.phase[0])]
-
-    def is_play(self, s: Any) -> bool:
-        return self.belief.is_play_decision(s, 0)
-
-    def step(self, st: Any, actions: np.ndarray, rows: np.ndarray) -> None:
-        # a match's hand ends the play-out: no next hand is dealt (belief.tarocchino.hand_end_deals)
-        deals = self.belief.hand_end_deals(rows) if self.game.config.match else None
-        self.game.step(st, rows, actions, deals=deals)
-
-    def repeat(self, st: Any, times: int) -> Any:
-        return self.state_cls(*(np.repeat(b, times, axis=0) for b in st.blocks))
-
-    def active(self, st: Any, rows: np.ndarray) -> np.ndarray:
-        return rows[~self.belief.hand_over(st)[rows]]
-
-    def values(self, st: Any, seat: int) -> np.ndarray:
-        return np.asarray(self.belief.hand_value(self.game, st, seat), dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -238,7 +174,10 @@ class PIMCAgent:
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.clock = clock  # seconds; replaceable so that tests check the time limit without timing anything
-        self.family: Any = None
+        self.env: Any = None  # the AEC env it plays (bind), its game and the seat's belief sampler
+        self.game: Any = None
+        self.belief: Any = None
+        self.phase_classes: dict[int, str] = {}  # the class of each phase's decisions
         self.rollout_agent: Any = None
         self.base_agent: Any = None
         self.searched = 0  # samples searched at the last decision
@@ -251,14 +190,18 @@ class PIMCAgent:
         env = getattr(env, "unwrapped", env)
         if not hasattr(env, "game_state") or not hasattr(env, "encoder"):
             raise TypeError(f"PIMCAgent.bind needs a tarot_env AEC env (tarot_env.make(...)), got {type(env).__name__}")
+        from tarot_env.agents import rule_agent
+
+        from tarot_env import belief
+
         env_id = env.metadata["name"]
-        row = ENVS.get(env_id)  # a variant's own env id (a GameSpec row of its own) is a Tarocchino game
-        self.family = _French(env) if row is not None and row.french else _Tarocchino(env, env_id)
-        kind = "french" if isinstance(self.family, _French) else "tarocchino"
-        if self.classes is not None and (unknown := self.classes - set(CLASSES[kind])):
+        self.env, self.game, self.belief = env, env.game, belief.family(env)
+        self.bot = rule_agent(env_id)
+        self.phase_classes = {int(phase): name for phase, name in PHASE_CLASSES[self.game.family].items()}
+        if self.classes is not None and (unknown := self.classes - set(CLASSES[self.game.family])):
             raise ValueError(
                 f"pimc: search={self.search!r} names {', '.join(sorted(unknown))}, not a decision of {env_id}; "
-                f"its classes are {', '.join(CLASSES[kind])} (joined by +), or all"
+                f"its classes are {', '.join(CLASSES[self.game.family])} (joined by +), or all"
             )
         self.rollout_agent = self._agent(self.rollout, env)
         self.base_agent = self.rollout_agent if self.base == self.rollout else self._agent(self.base, env)
@@ -266,14 +209,22 @@ class PIMCAgent:
 
     def _agent(self, spec: str, env: Any) -> Any:
         if spec == "rules":
-            return self.family.bot
+            return self.bot
         from tarot_env.agents.factory import make_agent
 
         return make_agent(spec, env.metadata["name"], seed=0 if self.seed is None else self.seed, num_players=env.num_players)
 
     def searches(self, s: Any) -> bool:
         """Whether the decision waiting at row 0 of ``s`` is of a class the agent searches."""
-        return self.classes is None or self.family.decision_class(s) in self.classes
+        return self.classes is None or self.decision_class(s) in self.classes
+
+    def decision_class(self, s: Any) -> str:
+        """The class of the decision waiting at row 0 of ``s`` (:data:`PHASE_CLASSES`)."""
+        return self.phase_classes[int(s.phase[0])]
+
+    def is_play(self, s: Any) -> bool:
+        """Whether row 0 of ``s`` waits for a card to be played."""
+        return int(s.phase[0]) == self.game.Phase.PLAY
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         return self.decide(observation, mask)[0]
@@ -283,20 +234,20 @@ class PIMCAgent:
         ``np.flatnonzero(mask)``), or None where it did not search (one legal action, or a decision
         of a class it leaves to the base policy). ``experiments/distill.py`` reads the values as soft
         targets; a paired search also leaves its statistics in :attr:`last`."""
-        if self.family is None:
+        if self.game is None:
             raise RuntimeError("PIMCAgent plays a bound env: call agent.bind(env) first (the arena and `tarot play` do)")
         start = self.clock()
         mask = np.asarray(mask, dtype=bool)
         legal = np.flatnonzero(mask)
         if len(legal) == 0:
             raise ValueError("an action mask with no legal action was given to PIMCAgent.act")
-        s = self.family.env.game_state.copy()  # the env is not read again: a late move cannot race the table
+        s = self.env.game_state.copy()  # the env is not read again: a late move cannot race the table
         self.searched, self.last = 0, None
         if len(legal) == 1:
             return int(legal[0]), None
         if not self.searches(s):
             return _one(self.base_agent.act(observation, mask)), None
-        self.decisions[self.family.decision_class(s)] += 1
+        self.decisions[self.decision_class(s)] += 1
         if not self.paired:
             values = self.evaluate(s, legal, start)
             return int(legal[np.argmax(values)]), values
@@ -330,7 +281,7 @@ class PIMCAgent:
         k = next(chunks, None)
         while k is not None:
             t0 = self.clock()
-            sampled = self.family.belief.sample(self.family.game, s, 0, seat, k, self.rng)
+            sampled = self.belief.sample(self.game, s, 0, seat, k, self.rng)
             more = play(sampled, seat)
             self.searched += k
             if not more:
@@ -404,18 +355,19 @@ class PIMCAgent:
         """(K, A): the seat's result of each sampled deal after each of the ``legal`` actions, every
         seat then played by the rollout policy to the end of the hand (one call over every row still
         playing at each step)."""
-        f = self.family
+        game, belief = self.game, self.belief
         K, A = sampled.current.shape[0], len(legal)
-        st = f.repeat(sampled, A)  # row k * A + a: sample k, action a
+        st = take_rows(sampled, np.repeat(np.arange(K), A))  # row k * A + a: sample k, action a
         rows = np.arange(K * A)
-        f.step(st, np.tile(legal, K), rows)
-        active = f.active(st, rows)
+        deals = belief.rollout_deals(game, rows)  # the hand in progress ends the play-out (a match's next hand is not dealt)
+        game.step(st, np.tile(legal, K), rows, check=False, deals=deals)
+        active = rows[~belief.hand_over(st)[rows]]
         policy = self.rollout_agent
         while len(active):
-            obs = f.encoder.encode(st, active, st.current[active])
-            f.step(st, np.asarray(policy.act(obs, st.legal[active]), dtype=np.int64).reshape(-1), active)
-            active = f.active(st, active)
-        return f.values(st, seat).reshape(K, A)
+            obs = self.env.encoder.encode(st, active, st.current[active])
+            game.step(st, np.asarray(policy.act(obs, st.legal[active]), dtype=np.int64).reshape(-1), active, check=False, deals=deals)
+            active = active[~belief.hand_over(st)[active]]
+        return np.asarray(belief.hand_value(game, st, seat), dtype=np.float64).reshape(K, A)
 
 
 def _one(action: Any) -> int:

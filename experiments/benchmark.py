@@ -287,7 +287,7 @@ def bench_vector(
                      "deals": deals, "steps": steps, "env_time": env_time, "agent_time": agent_time,
                      "other_load": other_load(busy_before, own_before, perf() - start)})  # fmt: skip
     blocks = venv.game_state.blocks
-    state_bytes = sum(block.nbytes for block in (blocks.values() if isinstance(blocks, dict) else blocks))
+    state_bytes = sum(block.nbytes for block in blocks.values())
     step_bytes = sum(a.nbytes for a in (out.observations, out.action_masks, out.players, out.rewards, out.terminations))
     env_dps = sorted(r["env"] for r in runs)
     total_dps = sorted(r["total"] for r in runs)

@@ -352,7 +352,7 @@ def label_deal(job: LabelJob) -> DealLabels:
         logits = student_logits(policy, observation, mask)
         greedy = int(np.argmax(logits))
         # --label auction / play: the search tells the card play apart (check() refuses them with another teacher)
-        taught = job.label == "all" or (job.label == "play") == teacher.family.is_play(env.game_state)
+        taught = job.label == "all" or (job.label == "play") == teacher.is_play(env.game_state)
         target = None
         if taught:
             start = time.perf_counter()

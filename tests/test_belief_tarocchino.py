@@ -113,7 +113,7 @@ class Table:
         return np.asarray(self.bot.act(obs, s.legal[rows]), dtype=np.int64).reshape(len(rows))
 
     def step(self, s: TarocchinoState, rows: np.ndarray, deals=None) -> list:
-        return self.game.step(s, rows, self.act(s, rows), deals=deals)
+        return self.game.step(s, self.act(s, rows), rows, deals=deals)
 
     def obs(self, s: TarocchinoState, rows: np.ndarray, seat: int) -> np.ndarray:
         return self.encoder.encode(s, rows, np.full(len(rows), seat, dtype=np.int64))
@@ -282,7 +282,7 @@ def test_samples_do_not_depend_on_hidden_cards(name):
         s2 = _scribble(t, s, seat, rng)
         a = sample(t.game, s, 0, seat, K, np.random.default_rng(i))
         b = sample(t.game, s2, 0, seat, K, np.random.default_rng(i))
-        for name_, x, y in zip(("ints", "seat_ints", "cards", "hist", "legal"), a.blocks, b.blocks):
+        for name_, x, y in zip(("ints", "seat_ints", "cards", "hist", "legal"), a.blocks.values(), b.blocks.values()):
             np.testing.assert_array_equal(x, y, err_msg=f"{name}: the {name_} block differs")
 
 
@@ -335,7 +335,7 @@ def test_hand_value_is_the_env_reward(name, force):
             a = t.act(s, np.array([0]))
             if force is not None and s.legal[0, force]:
                 a[:] = force
-            ends = t.game.step(s, np.array([0]), a)
+            ends = t.game.step(s, a, np.array([0]))
         results.add(ends[0].result)
         expected = hand_rewards(t.game.spec, "score", target, ends)[0]
         assert hand_over(s)[0]

@@ -28,9 +28,9 @@ def first_illegal(mask: np.ndarray) -> int:
 
 
 def snapshot(env) -> list[np.ndarray]:
-    """Copies of every block of the env's game state (French: a dict of blocks; Tarocchino: a tuple)."""
+    """Copies of every block of the env's game state (a dict of blocks, in either family)."""
     blocks = env.unwrapped.game_state.blocks
-    return [b.copy() for b in (blocks.values() if isinstance(blocks, dict) else blocks)]
+    return [b.copy() for b in blocks.values()]
 
 
 # ---------------------------------------------------------------------- registries

@@ -254,7 +254,7 @@ def test_trick_state_is_the_shared_mechanics_of_rules_tricks(num_players):
 
 @pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
 def test_state_legal_is_the_legal_action_mask(compiled):
-    """The mask kept in the state by start_deal and step equals the one computed afresh,
+    """The mask kept in the state by start_deals and step equals the one computed afresh,
     at every step of random deals, for every player count (mixed phases in one batch)."""
     if compiled and not JIT_AVAILABLE:
         pytest.skip("the compiled path is off")

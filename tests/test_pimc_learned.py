@@ -69,7 +69,7 @@ def test_a_hybrid_searches_its_classes_and_leaves_the_rest_to_the_base(searched)
     hybrid = PIMCAgent(samples=2, chunk=2, time=60, search=searched, base="pretrained").bind(env)
     network = tarot_env.agents.pretrained("french_tarot_v0_4p")
     classes = set(searched.split("+"))
-    names = {int(p): n for p, n in hybrid.family.classes.items()}
+    names = hybrid.phase_classes
     seen = 0
     for _, phase, obs in positions(env, range(40)):
         if seen > 12:
@@ -97,9 +97,7 @@ def _paired_by_hand(agent, s, legal, default, rng_seed, chunks):
     """The paired gains and standard errors recomputed from the agent's own play-outs, outside its loop."""
     rng = np.random.default_rng(rng_seed)
     seat = int(s.current[0])
-    values = np.concatenate(
-        [agent.play_out(agent.family.belief.sample(agent.family.game, s, 0, seat, k, rng), seat, legal) for k in chunks]
-    )
+    values = np.concatenate([agent.play_out(agent.belief.sample(agent.game, s, 0, seat, k, rng), seat, legal) for k in chunks])
     diff = values - values[:, [default]]
     return diff.mean(axis=0), diff.std(axis=0, ddof=1) / np.sqrt(len(diff))
 

@@ -529,7 +529,7 @@ def test_u30_every_decision_asked_has_two_answers(game, n, options):
         asked |= legal_.any(axis=0)
         u = rng.random(legal_.shape)
         u[~legal_] = -1
-        g.step(s, live, u.argmax(axis=1), rng)
+        g.step(s, u.argmax(axis=1), live, rng=rng)
     assert (s.ints[:, PHASE] == PH_DONE).all()
     if game == "mattazza":
         assert asked[2 * NUM_CARDS : 3 * NUM_CARDS].any()  # some give decisions were asked

@@ -120,12 +120,12 @@ def finish(env) -> None:
 
 def snapshot(env):
     s = env.game_state
-    return tuple(b.copy() for b in s.blocks), env.agent_selection, len(env._deals[-1]["actions"])
+    return tuple(b.copy() for b in s.blocks.values()), env.agent_selection, len(env._deals[-1]["actions"])
 
 
 def assert_unchanged(env, snap) -> None:
     blocks, agent, n_actions = snap
-    for before, after in zip(blocks, env.game_state.blocks):
+    for before, after in zip(blocks, env.game_state.blocks.values()):
         np.testing.assert_array_equal(before, after)
     assert env.agent_selection == agent
     assert len(env._deals[-1]["actions"]) == n_actions

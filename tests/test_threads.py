@@ -31,12 +31,7 @@ def trajectory(env_id: str, num_threads: int, steps: int, **options) -> list:
         seen += [out.observations.copy(), out.action_masks.copy(), out.players.copy(), out.rewards.copy(), out.terminations.copy()]
         seen += [out.infos["ended"].copy(), out.infos.get("scores"), out.infos.get("records"), out.infos.get("final_observations")]
         seen.append([(h.row, h.result, list(h.scores), h.info, h.match_over) for h in out.infos.get("hands", [])])
-    seen.append(
-        {
-            k: v.copy()
-            for k, v in (venv.game_state.blocks.items() if isinstance(venv.game_state.blocks, dict) else enumerate(venv.game_state.blocks))
-        }
-    )
+    seen.append({k: v.copy() for k, v in venv.game_state.blocks.items()})
     return seen
 
 

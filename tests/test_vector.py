@@ -563,16 +563,17 @@ def test_shaped_rewards_of_each_deal_sum_to_the_unshaped_final_reward(reward):
 
 
 class _StartDealSpy:
-    """Wraps game.start_deal to count the deals dealt with a petit sec (§2: annulled at once)."""
+    """Wraps game.start_deals to count the deals dealt with a petit sec (§2: annulled at once)."""
 
     def __init__(self, game) -> None:
-        self.inner = game.start_deal
+        self.inner = game.start_deals
+        self.num_players = game.num_players
         self.petit_sec_deals = 0
-        game.start_deal = self
+        game.start_deals = self
 
-    def __call__(self, s, rows, dealers, hands, chien) -> None:
-        self.petit_sec_deals += int(petit_sec(hands).any(axis=1).sum())
-        self.inner(s, rows, dealers, hands, chien)
+    def __call__(self, s, rows, dealers, packs, deals=None):
+        self.petit_sec_deals += int(petit_sec(packs[:, : self.num_players]).any(axis=1).sum())
+        return self.inner(s, rows, dealers, packs)
 
 
 @pytest.mark.parametrize("mode", ["annul", "redeal"])
@@ -602,7 +603,7 @@ def test_petit_sec_deal_at_auto_reset_is_redealt_at_once_and_counted(monkeypatch
     the row never shows it: it is dealt again at once and counted in infos['annulled']; only
     the finished deal terminates, its record is the only one, and the row waits for a bid.
     (Random petit secs are rare, about 1 deal in 2,000, so the first deal dealt at an
-    auto-reset is given one on purpose, through the game's own start_deal.)"""
+    auto-reset is given one on purpose, through the game's own start_deals.)"""
     B, n = 8, 4
     venv = _make(B, num_players=n, records=True)
     out = venv.reset(seed=4)
@@ -615,7 +616,7 @@ def test_petit_sec_deal_at_auto_reset_is_redealt_at_once_and_counted(monkeypatch
             return real(s, rows, dealers, rng)
         planted["done"] = True
         hands, chien = _masks(_petit_sec_deal(n), n)
-        game.start_deal(s, rows[:1], dealers[:1], hands[None], chien[None])
+        game.start_deals(s, rows[:1], dealers[:1], np.vstack([hands, chien[None]])[None])
         if len(rows) > 1:
             real(s, rows[1:], dealers[1:], rng)
 

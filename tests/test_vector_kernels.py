@@ -112,7 +112,7 @@ def _play(game: str, n: int, seed: int, batch: int, on_step, on_score=None) -> i
         assert legal.any(axis=1).all()
         choice = np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1)
         actions += len(active)
-        if engine.step_rows(*s.blocks, active, choice, g.opts):
+        if engine.step_rows(*s.blocks.values(), active, choice, g.opts):
             phase = s.ints[active, PHASE]
             if (phase == PH_PREPARE).any():
                 g._prepare(s, active[phase == PH_PREPARE])

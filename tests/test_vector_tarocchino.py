@@ -202,8 +202,8 @@ def _play_differential(env_id: str, n: int, options: dict[str, typing.Any], seed
         assert steps < 5000, "the hands do not finish"
         ctx = f"{env_id} n={n} options={options} step {steps}"
         # the whole state, then what the player to act sees, before the action
-        for k, name in enumerate(("ints", "seat_ints", "cards", "hist", "legal")):
-            _assert_same(f"state block {name}", venv.game_state.blocks[k], np.stack([env.game_state.blocks[k][0] for env in mirrors]), ctx)
+        for name, block in venv.game_state.blocks.items():
+            _assert_same(f"state block {name}", block, np.stack([env.game_state.blocks[name][0] for env in mirrors]), ctx)
         current = [env.agent_selection for env in mirrors]
         assert not any(env.terminations[a] for env, a in zip(mirrors, current))
         views = [env.observe(a) for env, a in zip(mirrors, current)]
@@ -561,11 +561,11 @@ def _make(env_id: str = "ottocento_v0", num_envs: int = 8, n: int | None = None,
 
 
 def _blocks(venv) -> list[np.ndarray]:
-    return [block.copy() for block in venv.game_state.blocks]
+    return [block.copy() for block in venv.game_state.blocks.values()]
 
 
 def _assert_blocks_unchanged(venv, before: list[np.ndarray]) -> None:
-    for name, block, old in zip(("ints", "seat_ints", "cards", "hist", "legal"), venv.game_state.blocks, before):
+    for name, block, old in zip(("ints", "seat_ints", "cards", "hist", "legal"), venv.game_state.blocks.values(), before):
         assert np.array_equal(block, old), f"state block {name!r} changed"
 
 
@@ -754,7 +754,7 @@ def test_step_with_rows_steps_only_those_tables(env_id, n):
         before = _blocks(venv)
         out = venv.step(actions, rows)
         others = np.setdiff1d(np.arange(B), rows)
-        for block, old in zip(venv.game_state.blocks, before):
+        for block, old in zip(venv.game_state.blocks.values(), before):
             np.testing.assert_array_equal(block[others], old[others])
         np.testing.assert_array_equal(out.players, venv.game_state.current[rows])
         np.testing.assert_array_equal(out.action_masks, venv.game_state.legal[rows])
@@ -794,7 +794,7 @@ def test_same_seed_same_trajectory_different_seeds_differ(env_id, n):
     _assert_same_trajectory(_trajectory(a, out_a, 9, 120), _trajectory(b, out_b, 9, 120))
     assert np.array_equal(a.reset(seed=123).observations, out_a.observations)
     b.reset(seed=123)
-    for x, y in zip(a.game_state.blocks, b.game_state.blocks):
+    for x, y in zip(a.game_state.blocks.values(), b.game_state.blocks.values()):
         assert np.array_equal(x, y)
 
 
@@ -829,7 +829,7 @@ def test_reset_with_fixed_deals_deals_them(env_id, n):
             assert sorted(np.flatnonzero(cards[PLACE] == REST_PLACE[rest_place]).tolist()) == sorted(ids[c] for c in deal["rest"])
         aec = tarot_env.make(env_id, **_players(env_id, n))
         aec.reset(options={"deal": deal})
-        for x, y in zip(s.blocks, aec.unwrapped.game_state.blocks):
+        for x, y in zip(s.blocks.values(), aec.unwrapped.game_state.blocks.values()):
             assert np.array_equal(x[row], y[0])
         assert out.players[row] == int(aec.agent_selection.split("_")[1])
     records: dict[int, dict] = {}

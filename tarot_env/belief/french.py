@@ -48,6 +48,7 @@ from tarot_env.rules.french import announcements, call, ecart, play
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.seat_view import FrenchSeatView, seat_view
 from tarot_env.rules.french.state import FrenchTarotState, Phase
+from tarot_env.rules.game import take_rows
 
 _SUIT = FRENCH_DECK.suit.astype(np.int64)
 _STRENGTH = FRENCH_DECK.strength.astype(np.int64)
@@ -159,7 +160,7 @@ def determinize(game: FrenchTarotGame, s: FrenchTarotState, row: int, v: FrenchV
     """A state of ``len(places)`` rows: row ``row`` of ``s`` with the unseen cards dealt as
     ``places`` (K, U) says, and what follows from the hidden cards computed again by the rules."""
     K, n, seat = len(places), game.num_players, v.seat
-    st = FrenchTarotState._from_blocks({name: np.repeat(b[row : row + 1], K, axis=0) for name, b in s.blocks.items()})
+    st = take_rows(s, np.full(K, row))
     unseen = v.unseen
     others = [p for p in range(n) if p != seat]
     for p in others:
@@ -208,3 +209,20 @@ def sample(game: FrenchTarotGame, s: FrenchTarotState, row: int, seat: int, k: i
 def hands_of(states: FrenchTarotState) -> np.ndarray:
     """(K, N, 78) bool: the hands of every row of ``states``."""
     return states.hands.copy()
+
+
+def hand_over(s: FrenchTarotState) -> np.ndarray:
+    """(B,) bool: the deal of each row is over and its scores are final (a deal is one hand)."""
+    return s.phase == Phase.DONE
+
+
+def rollout_deals(game: FrenchTarotGame, rows: np.ndarray) -> None:
+    """What a play-out passes as ``deals`` to ``game.step``: nothing (a deal is one hand; see
+    :func:`.tarocchino.rollout_deals` for a match's)."""
+    return None
+
+
+def hand_value(game: FrenchTarotGame, s: FrenchTarotState, seat: int) -> np.ndarray:
+    """(B,) float: ``seat``'s score of each row's finished deal (the arena's count, the env's
+    ``reward="score"``); NaN where the deal is not over."""
+    return np.where(hand_over(s), s.scores[:, seat], np.nan)

@@ -84,7 +84,7 @@ from tarot_env.cards.deck import TRUMP_SUIT
 from tarot_env.envs.tarocchino_rewards import hand_rewards
 from tarot_env.rules.bolognese import claims, engine
 from tarot_env.rules.bolognese.combinations import combination_cards
-from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
+from tarot_env.rules.bolognese.game import MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.scoring import DI_MIO, SU, mattazza_losers
 from tarot_env.rules.bolognese.seat_view import TarocchinoSeatView, seat_view
 from tarot_env.rules.bolognese.state import (
@@ -133,6 +133,7 @@ from tarot_env.rules.bolognese.state import (
     TarocchinoState,
 )
 from tarot_env.rules.bolognese.tricks import _beats_trump
+from tarot_env.rules.game import HandEnd, take_rows
 
 _SUIT = BOLOGNESE_DECK.suit.astype(np.int64)
 _STRENGTH = BOLOGNESE_DECK.strength.astype(np.int64)
@@ -362,7 +363,7 @@ def _determinize(
 ) -> tuple[TarocchinoState, np.ndarray]:
     """:func:`determinize`, and (K,) bool: the rows whose hands meet the whole-hand conditions."""
     K, n, seat, opts = len(places), game.num_players, v.seat, game.opts
-    st = TarocchinoState(*(np.repeat(b[row : row + 1], K, axis=0) for b in s.blocks))
+    st = take_rows(s, np.full(K, row))
     unseen = v.unseen
     k_idx = np.arange(K)[:, None]
     values = _place_table(game, s, row, v)[places]  # (K, U, 5)
@@ -453,7 +454,7 @@ def sample(game: TarocchinoGame, s: TarocchinoState, row: int, seat: int, k: int
         if not len(bad):
             break
         again, ok_again = _determinize(game, s, row, v, deal_unseen(v.allowed, v.capacity, len(bad), rng), rng)
-        for block, new in zip(st.blocks, again.blocks):
+        for block, new in zip(st.blocks.values(), again.blocks.values()):
             block[bad] = new
         ok[bad] = ok_again
     return st
@@ -477,6 +478,12 @@ def hand_end_deals(rows: np.ndarray) -> MatchDeals:
     ``TarocchinoGame._next_queued`` does), so that its row stays at DONE with the hand's scores."""
     stop = np.arange(NUM_CARDS)
     return MatchDeals(queued={int(r): [(NONE, stop, None)] for r in np.asarray(rows).tolist()}, keep=False)
+
+
+def rollout_deals(game: TarocchinoGame, rows: np.ndarray) -> MatchDeals | None:
+    """What a play-out passes as ``deals`` to ``game.step`` so that each row stops at the end of
+    its hand: :func:`hand_end_deals` in a match, nothing when an episode is one hand."""
+    return hand_end_deals(rows) if game.config.match else None
 
 
 def hand_value(game: TarocchinoGame, s: TarocchinoState, seat: int) -> np.ndarray:

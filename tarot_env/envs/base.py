@@ -15,6 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from tarot_env.errors import IllegalActionError
+from tarot_env.rules.game import HandEnds
 from tarot_env.rules.options import check_illegal_action, check_seed
 
 #: the rows argument of the game and encoder calls: the env is row 0 of a batch of one
@@ -43,6 +44,8 @@ class TarotAECEnv(AECEnv):
     illegal_end: dict[str, Any] | None = None
     #: why the episode was truncated (a fixed deal a match could not follow), else None
     _truncated: str | None = None
+    #: the deals of a match, which the game's step reads (a Tarocchino env's; None: an episode is one deal)
+    deals: Any = None
 
     def __init__(
         self,
@@ -66,6 +69,7 @@ class TarotAECEnv(AECEnv):
         self.shaping = shaping
         self.oracle = oracle
         self.game = self._make_game(config)
+        self._done_phase = self.game.Phase.DONE
         self.encoder = self._make_encoder(self.game)
         self.num_players = n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -109,13 +113,17 @@ class TarotAECEnv(AECEnv):
         """Start an episode in ``self.game_state``: as the parsed reset options say, else a random deal."""
         raise NotImplementedError
 
-    def _apply(self, action: int) -> Any:
-        """Apply a legal action; return the hands that it ended (each passed to ``_hands_ended``), if any."""
-        raise NotImplementedError
+    def _apply(self, action: int) -> HandEnds:
+        """Apply a legal action (checked by :meth:`step`); return the hands that it ended (passed to
+        ``_hands_ended``). The game's step, as every game has it (:class:`tarot_env.rules.game.Game`);
+        ``deals`` are a match's (a Tarocchino env's; None where an episode is one deal)."""
+        self._action_buf[0] = action
+        return self.game.step(self.game_state, self._action_buf, ROW, check=False, rng=self._rng, deals=self.deals)
 
     def _refuse(self, action: int) -> None:
-        """Raise the ``IllegalActionError`` that says why ``action`` is illegal now, and what is allowed."""
-        raise NotImplementedError
+        """Raise the ``IllegalActionError`` that says why ``action`` is illegal now, and what is
+        allowed: the game's words (``game.check_actions``)."""
+        self.game.check_actions(self.game_state, ROW, np.array([action]))  # any int: a huge id is refused by value
 
     def _deal_snapshot(self) -> Any:
         """What the record needs of the deal just dealt (copied; formatted only on demand)."""
@@ -291,7 +299,7 @@ class TarotAECEnv(AECEnv):
     def _changed(self) -> None:
         """The state changed: drop cached observations and mask, note whose turn it is."""
         self._cache.clear()
-        self._over = self.game_state.phase.item(0) == self.game_done_phase
+        self._over = self.game_state.phase.item(0) == self._done_phase
         self._current = self.game_state.current.item(0)
 
     def _parse_action(self, action: Any) -> int:

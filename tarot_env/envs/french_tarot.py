@@ -15,9 +15,10 @@ from tarot_env.envs.base import ROW, TarotAECEnv
 from tarot_env.envs.french_rewards import final_rewards, trick_rewards
 from tarot_env.rules.french import actions as A
 from tarot_env.rules.french.config import FrenchTarotConfig, make_config
-from tarot_env.rules.french.deal import format_deal, parse_deal
+from tarot_env.rules.french.deal import format_deal
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import Chelem, Phase, Result
+from tarot_env.rules.game import HandEnds
 from tarot_env.rules.options import check_env_options
 
 _SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
@@ -54,30 +55,26 @@ class FrenchTarotEnv(TarotAECEnv):
 
     # ------------------------------------------------------------------ hooks
     def _make_game(self, config: FrenchTarotConfig) -> FrenchTarotGame:
-        self.game_done_phase = Phase.DONE
         return FrenchTarotGame(config)
 
     def _make_encoder(self, game: FrenchTarotGame) -> FrenchTarotEncoder:
         return FrenchTarotEncoder(game)
 
-    def _parse_reset(self, options: dict[str, Any]) -> tuple[int, np.ndarray, np.ndarray] | None:
-        return None if options.get("deal") is None else parse_deal(self.config, options["deal"])
+    def _parse_reset(self, options: dict[str, Any]) -> tuple[int, np.ndarray] | None:
+        return None if options.get("deal") is None else self.game.parse_deal(options["deal"])
 
-    def _start(self, deal: tuple[int, np.ndarray, np.ndarray] | None, rng: np.random.Generator) -> None:
+    def _start(self, deal: tuple[int, np.ndarray] | None, rng: np.random.Generator) -> None:
         if deal is None:
             dealer = int(rng.integers(self.game.num_players)) if self.dealer is None else self.dealer
             self.game.shuffle_and_deal(self.game_state, ROW, np.array([dealer]), rng)
         else:
-            dealer, hands, chien = deal
-            self.game.start_deal(self.game_state, ROW, np.array([dealer]), hands[None], chien[None])
+            dealer, pack = deal
+            self.game.start_deals(self.game_state, ROW, np.array([dealer]), pack[None])
         self._tricks_seen = 0
 
-    def _apply(self, action: int) -> None:
-        self._action_buf[0] = action
-        self.game.step(self.game_state, self._action_buf, ROW, check=False)
-
-    def _refuse(self, action: int) -> None:
-        self.game.check_actions(self.game_state, ROW, np.array([action]), self.legal_mask()[None])
+    def _hands_ended(self, ends: HandEnds) -> None:
+        """A French deal is the whole episode: it pays in :meth:`_finish`, where a deal annulled as
+        it is dealt (which no step ends) pays too."""
 
     def _deal_snapshot(self) -> tuple[int, np.ndarray, np.ndarray]:
         s = self.game_state

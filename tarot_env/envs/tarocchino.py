@@ -16,10 +16,9 @@ from tarot_env.cards.bolognese import BOLOGNESE_DECK, NUM_CARDS
 from tarot_env.encoding.bolognese import TarocchinoEncoder
 from tarot_env.envs.base import ROW, TarotAECEnv
 from tarot_env.envs.tarocchino_rewards import hand_reward, match_reward, trick_points, trick_reward
-from tarot_env.errors import IllegalActionError
-from tarot_env.rules.bolognese.actions import action_to_string, refusal, string_to_action
+from tarot_env.rules.bolognese.actions import action_to_string, string_to_action
 from tarot_env.rules.bolognese.config import TarocchinoConfig, default, option_names
-from tarot_env.rules.bolognese.game import HandEnd, MatchDeals, TarocchinoGame
+from tarot_env.rules.bolognese.game import MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.game_specs import GameSpec, game_spec
 from tarot_env.rules.bolognese.scoring import SU
 from tarot_env.rules.bolognese.state import (
@@ -46,6 +45,7 @@ from tarot_env.rules.bolognese.state import (
     TRICKS,
     Phase,
 )
+from tarot_env.rules.game import HandEnd
 from tarot_env.rules.options import check_env_options
 
 ENV_OPTIONS = ("num_players", "render_mode", "reward", "shaping", "oracle", "dealer", "illegal_action", "illegal_reward")
@@ -153,13 +153,6 @@ class TarocchinoEnv(TarotAECEnv):
             self.game_state, ROW, np.array([dealer]), pack[None], totals=None if totals is None else totals[None], deals=self.deals
         )
         self._tricks_seen = 0
-
-    def _apply(self, action: int) -> list[HandEnd]:
-        self._action_buf[0] = action
-        return self.game.step(self.game_state, ROW, self._action_buf, self._rng, self.deals)
-
-    def _refuse(self, action: int) -> None:
-        raise IllegalActionError(refusal(self.game, self.game_state, action))
 
     def _changed(self) -> None:
         self._cache.clear()

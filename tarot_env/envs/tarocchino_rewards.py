@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from tarot_env.cards.bolognese import BOLOGNESE_DECK
-from tarot_env.rules.bolognese.game import HandEnd, HandEnds
 from tarot_env.rules.bolognese.game_specs import GAMES, GameSpec, game_spec
 from tarot_env.rules.bolognese.state import TRICK_OF
+from tarot_env.rules.game import HandEnd, HandEnds
 
 _VALUE = BOLOGNESE_DECK.value.astype(np.int64)
 

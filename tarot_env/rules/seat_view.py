@@ -25,19 +25,14 @@ change of the seat's own cards changes both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
 
+from tarot_env.rules.trick import Trick
 
-@dataclass(frozen=True)
-class Trick:
-    """A completed trick as every seat saw it: its leader, its cards in play order, its winner."""
-
-    leader: int
-    cards: tuple[tuple[int, int], ...]  # (seat, card) from the leader on
-    winner: int
+__all__ = ["Trick", "differences", "of_env", "same", "seat_view"]
 
 
 def same(a: Any, b: Any) -> bool:

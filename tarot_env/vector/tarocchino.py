@@ -13,20 +13,20 @@ from typing import Any
 
 import numpy as np
 
-from tarot_env._threads import KernelThreads, resolve_threads
 from tarot_env.encoding.bolognese import TarocchinoEncoder
 from tarot_env.envs.tarocchino_rewards import hand_rewards, match_reward, trick_points, trick_reward
-from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese.actions import action_to_string, string_to_action
 from tarot_env.rules.bolognese.config import TarocchinoConfig
-from tarot_env.rules.bolognese.game import HandEnds, MatchDeals, TarocchinoGame
+from tarot_env.rules.bolognese.game import MatchDeals, TarocchinoGame
 from tarot_env.rules.bolognese.game_specs import GameSpec
-from tarot_env.rules.bolognese.state import HAND_NO, NUM_ACTIONS, PH_DONE, PHASE, TOTAL, TRICK_NO
-from tarot_env.rules.options import check_env_options, check_illegal_action, check_seed
-from tarot_env.vector.common import VectorStep, all_seats, check_actions, check_rows, first_illegal
+from tarot_env.rules.bolognese.state import HAND_NO, PH_DONE, PHASE, TOTAL, TRICK_NO
+from tarot_env.rules.game import HandEnds
+from tarot_env.rules.options import check_env_options, check_illegal_action
+from tarot_env.vector.base import TarotVectorEnv, check_num_envs
+from tarot_env.vector.common import VectorStep, all_seats
 
 
-class TarocchinoVectorEnv:
+class TarocchinoVectorEnv(TarotVectorEnv):
     """``num_envs`` tables of one Tarocchino game (see :func:`tarot_env.vector.make`).
 
     Options are those of the game's AEC env (``num_players`` for Mattazza, ``reward``,
@@ -55,8 +55,7 @@ class TarocchinoVectorEnv:
         num_threads: int | None = 1,
         **rules: Any,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        num_envs = check_num_envs(num_envs)
         if not isinstance(records, bool):
             raise TypeError(f"records must be True or False, got {records!r}")
         if render_mode is not None:
@@ -69,55 +68,31 @@ class TarocchinoVectorEnv:
         self.game = TarocchinoGame(self.config)
         self.deals = MatchDeals(keep=records)  # the episodes' deals (records need them)
         self.reward_mode, self.shaping, self.oracle, self.dealer, self.records = reward, shaping, oracle, dealer, records
-        self.num_envs = int(num_envs)
-        self.threads = KernelThreads(resolve_threads(num_threads))
-        self.num_players = self.game.num_players
-        self.num_actions = NUM_ACTIONS
-        self.encoder = TarocchinoEncoder(self.num_players)
-        self.observation_size = self.encoder.size
-        self.game_state = self.game.new_state(self.num_envs)
-        self._rows = np.arange(self.num_envs)
-        self._rng = np.random.default_rng()
-        self._shaped = np.zeros((self.num_envs, self.num_players))
+        self.encoder = TarocchinoEncoder(self.game.num_players)
+        self._setup(num_envs, num_threads)
         self._actions: list[list[list[int]]] = []
         self._scores: list[list[list[int]]] = []
         self._last_info: dict[int, dict[str, Any]] = {}
-        self._started = False
 
-    # ------------------------------------------------------------------ API
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> VectorStep:
-        """A new episode at every table. ``options={"deals": [deal, ...]}`` fixes the first
-        hand of each (one docs/interface.md §4 deal per table)."""
-        options = {} if options is None else options
-        if not isinstance(options, dict) or set(options) - {"deals"}:
-            raise ValueError(f"reset options must be a dict whose only key is 'deals' (one fixed deal per table), got {options!r:.100}")
-        deals = options.get("deals")
-        if deals is not None:
-            if not isinstance(deals, (list, tuple)) or len(deals) != self.num_envs:
-                raise ValueError(f"options['deals'] must list {self.num_envs} deals (one per table), got {type(deals).__name__}")
-            parsed = [self.game.parse_deal(d) for d in deals]  # all checked before anything changes
-        seed = check_seed(seed)
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self._shaped[:] = 0.0
+    action_to_string = staticmethod(action_to_string)
+    string_to_action = staticmethod(string_to_action)
+
+    # ------------------------------------------------------------------ episodes
+    def _start(self, deals: list[tuple[int, np.ndarray]] | None) -> dict[str, Any]:
+        """A new episode at every table (its first hand the fixed deal when given)."""
         self._actions = [[[]] for _ in range(self.num_envs)]
         self._scores = [[] for _ in range(self.num_envs)]
         self.deals.clear()
         self.game_state = self.game.new_state(self.num_envs)
         if deals is None:
-            self._deal(self._rows)
-        else:
-            dealers = np.array([p[0] for p in parsed])
-            packs = np.stack([p[1] for p in parsed])
-            self.game.start_deals(self.game_state, self._rows, dealers, packs, deals=self.deals)
-        self._started = True
-        zeros = np.zeros((self.num_envs, self.num_players))
-        return self._result(
-            self._rows,
-            zeros,
-            np.zeros(self.num_envs, bool),
-            {"ended": np.zeros(0, dtype=np.int64), "hands": HandEnds.none(self.num_players)},
-        )
+            return self._deal(self._rows)
+        dealers = np.array([d[0] for d in deals])
+        self.game.start_deals(self.game_state, self._rows, dealers, np.stack([d[1] for d in deals]), deals=self.deals)
+        return self._no_ends()
+
+    def _no_ends(self) -> dict[str, Any]:
+        """The infos of observations no hand ended before."""
+        return {"ended": np.zeros(0, dtype=np.int64), "hands": HandEnds.none(self.num_players)}
 
     def step(self, actions: Any, rows: Any = None) -> VectorStep:
         """One action per table (the player to act's); with ``rows``, only those tables step.
@@ -136,7 +111,7 @@ class TarocchinoVectorEnv:
         tricks_before = s.ints[rows, TRICK_NO].copy() if self.shaping else None
         hands_before = s.ints[rows, HAND_NO].copy() if self.shaping else None
         with self.threads:
-            ends = self.game.step(s, rows, actions, self._rng, self.deals, parallel=self.threads.parallel)
+            ends = self.game.step(s, actions, rows, check=False, rng=self._rng, deals=self.deals, parallel=self.threads.parallel)
         if self.records:
             for row, a in zip(rows.tolist(), actions.tolist()):
                 self._actions[row][-1].append(a)
@@ -164,9 +139,6 @@ class TarocchinoVectorEnv:
                 infos["records"] = [self._record(int(r)) for r in ended]
             self._deal(ended)
         return self._result(rows, rewards, terminations, infos)
-
-    action_to_string = staticmethod(action_to_string)
-    string_to_action = staticmethod(string_to_action)
 
     # ------------------------------------------------------------------ helpers
     def _hand_ends(self, ends: HandEnds) -> np.ndarray:
@@ -209,37 +181,15 @@ class TarocchinoVectorEnv:
             rewards[done[k]] += shaped
             self._shaped[r[k]] += shaped
 
-    def redeal(self, rows: Any) -> VectorStep:
-        """Abandon the episodes at ``rows`` (no score, no reward, no record) and start new ones;
-        returns those tables' first observations. For wrappers that end an episode early, e.g.
-        the SB3 adapter after an illegal action under ``illegal_action="terminate"``."""
-        if not self._started:
-            raise RuntimeError("call reset() before redeal()")
-        rows = self._check_rows(rows)
-        self._shaped[rows] = 0.0
-        self._deal(rows)
-        infos = {"ended": np.zeros(0, dtype=np.int64), "hands": HandEnds.none(self.num_players)}
-        return self._result(rows, np.zeros((len(rows), self.num_players)), np.zeros(len(rows), bool), infos)
+    def _refusal(self, row: int, action: int) -> str:
+        what = action_to_string(action) if 0 <= action < self.num_actions else f"{action} (ids are 0..{self.num_actions - 1})"
+        allowed = ", ".join(action_to_string(x) for x in np.flatnonzero(self.game_state.legal[row]))
+        return f"action {what!r} is not legal for player_{int(self.game_state.current[row])}; legal: {allowed}"
 
-    def _check_rows(self, rows: Any) -> np.ndarray:
-        return check_rows(rows, self.num_envs)
-
-    def _check(self, actions: Any, rows: np.ndarray) -> np.ndarray:
-        """Actions as an int64 array, one legal action per table of ``rows``, or a clear error (nothing changes)."""
-        arr = check_actions(actions, len(rows), self.num_actions)
-        k = first_illegal(self.game_state.legal, rows, arr)
-        if k >= 0:
-            row, a = int(rows[k]), int(arr[k])
-            what = action_to_string(a) if 0 <= a < self.num_actions else f"{a} (ids are 0..{self.num_actions - 1})"
-            allowed = ", ".join(action_to_string(x) for x in np.flatnonzero(self.game_state.legal[row]))
-            who = f"player_{int(self.game_state.current[row])}"
-            raise IllegalActionError(f"table {row}: action {what!r} is not legal for {who}; legal: {allowed}")
-        return arr
-
-    def _deal(self, rows: np.ndarray) -> None:
+    def _deal(self, rows: np.ndarray) -> dict[str, Any]:
         """New episodes at ``rows``: random deals (the dealer from the env's ``dealer`` option)."""
         if not len(rows):
-            return
+            return self._no_ends()
         n = self.num_players
         dealers = self._rng.integers(n, size=len(rows)) if self.dealer is None else np.full(len(rows), self.dealer)
         for r in rows.tolist():
@@ -248,6 +198,7 @@ class TarocchinoVectorEnv:
                 self._actions[r] = [[]]
                 self._scores[r] = []
         self.game.shuffle_and_deal(self.game_state, rows, dealers, self._rng, self.deals)
+        return self._no_ends()
 
     def _record(self, row: int) -> dict[str, Any]:
         head = {"env": self.env_id, "config": self.config.to_dict()}
@@ -261,12 +212,3 @@ class TarocchinoVectorEnv:
         totals = [int(x) for x in self.game_state.seat_ints[row, :, TOTAL]]
         last = self._last_info.get(row, {})
         return {**head, "deals": entries, "totals": totals, "result": last.get("game_winner", last.get("match_losers"))}
-
-    def _result(self, rows: np.ndarray, rewards: np.ndarray, terminations: np.ndarray, infos: dict[str, Any]) -> VectorStep:
-        s = self.game_state
-        every = rows is self._rows
-        players = s.current.copy() if every else s.current[rows]
-        obs = self.threads.encode(self.encoder, s, rows, players)
-        if self.oracle:
-            infos["oracle"] = self.encoder.encode_oracle(s, rows, players)
-        return VectorStep(obs, s.legal.copy() if every else s.legal[rows], players, rewards, terminations, infos)

@@ -28,7 +28,9 @@ import numpy as np
 
 from tarot_env._jit import kernel
 from tarot_env.cards.bolognese import NUM_CARDS
+from tarot_env.errors import IllegalActionError
 from tarot_env.rules.bolognese import engine
+from tarot_env.rules.bolognese.actions import action_to_string, refusal, string_to_action
 from tarot_env.rules.bolognese.claims import claim_values_at_deal_rows, claimed_hand, declarations_rows, declarations_rows_parallel
 from tarot_env.rules.bolognese.config import TarocchinoConfig
 from tarot_env.rules.bolognese.deal import EXTRA, HAND, OUT, POZZO, SECOND, deal_destinations, format_deal, parse_deal
@@ -64,8 +66,10 @@ from tarot_env.rules.bolognese.state import (
     RS_THROWN_IN,
     SCORE,
     TOTAL,
+    Phase,
     TarocchinoState,
 )
+from tarot_env.rules.game import HandEnd, HandEnds
 
 _PLACE_OF_DEST = np.zeros(5, dtype=np.int64)  # deal.py place codes -> state PLACE codes
 for _k, _v in {HAND: PL_HAND, EXTRA: PL_EXTRA, SECOND: PL_SECOND, POZZO: PL_POZZO, OUT: PL_OUT}.items():
@@ -123,80 +127,17 @@ class MatchDeals:
             self.dealt.pop(r, None)
 
 
-class HandEnd:
-    """A hand that ended at a step: its row, how it ended, each seat's score, whether the
-    match is over, the side of each seat and whether each played it (``sides``, ``active``:
-    (N,) arrays), and the details an env reports (``info``).
-
-    ``info["points"]``, the hand's score part by part (:class:`.hand_end.HandPoints`), is built when
-    ``info`` is first read: a vector step at 4,096 tables ends about 64 hands, and building
-    every one's parts as Python numbers, read or not, would weigh on every step, most of it in
-    the garbage collector (docs/performance.md, "What the kernels replaced")."""
-
-    __slots__ = ("_info", "_points", "active", "match_over", "result", "row", "scores", "sides")
-
-    def __init__(
-        self,
-        row: int,
-        result: str,
-        scores: list[int],
-        info: dict[str, Any] | None = None,
-        match_over: bool = False,
-        sides: np.ndarray | None = None,
-        active: np.ndarray | None = None,
-        points: HandPoints | None = None,
-    ) -> None:
-        self.row, self.result, self.scores, self.match_over = row, result, scores, match_over
-        self.sides = np.zeros(0, dtype=np.int64) if sides is None else sides
-        self.active = np.zeros(0, dtype=bool) if active is None else active
-        self._info = {} if info is None else info
-        self._points = points
-
-    @property
-    def info(self) -> dict[str, Any]:
-        """The details: ``hand``, ``result``, ``points`` (a played hand) and what each game adds."""
-        if self._points is not None:  # the key is in place (hand_end.played_hands); its value now
-            self._info["points"], self._points = self._points.of_hand(), None
-        return self._info
-
-    def __eq__(self, other: object) -> bool:
-        """Equal when every field and every detail is (the copies of an env, two runs of one seed)."""
-        if not isinstance(other, HandEnd):
-            return NotImplemented
-        mine = (self.row, self.result, list(self.scores), self.match_over, self.info)
-        theirs = (other.row, other.result, list(other.scores), other.match_over, other.info)
-        return mine == theirs and np.array_equal(self.sides, other.sides) and np.array_equal(self.active, other.active)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable and equal by value: not hashable
-
-    def __repr__(self) -> str:
-        return (
-            f"HandEnd(row={self.row}, result={self.result!r}, scores={self.scores}, info={self.info!r}, "
-            f"match_over={self.match_over}, sides={self.sides.tolist()}, active={self.active.tolist()})"
-        )
-
-
-class HandEnds(list):
-    """The hands that ended at one step: a list of :class:`HandEnd`, in row order, with their rows,
-    scores and sides also as arrays (``rows`` (E,), ``scores`` and ``sides`` (E, N)), as the step
-    computed them. The vector env's rewards read the arrays, without gathering them back from
-    the ~64 objects a step ends at 4,096 tables, on the calling thread."""
-
-    def __init__(self, ends: list[HandEnd], rows: np.ndarray, scores: np.ndarray, sides: np.ndarray) -> None:
-        super().__init__(ends)
-        self.rows, self.scores, self.sides = rows, scores, sides
-
-    @classmethod
-    def none(cls, num_players: int) -> HandEnds:
-        """No hand ended (the arrays empty, with their shapes)."""
-        return cls([], np.zeros(0, dtype=np.int64), np.zeros((0, num_players), dtype=np.int64), np.zeros((0, num_players), dtype=np.int64))
-
-
 class TarocchinoGame:
     """The rules of one Tarocchino game (:class:`.config.TarocchinoConfig`) over batches of tables.
 
     What differs between the games is read from the game's row, ``self.spec``
-    (:class:`.game_specs.GameSpec`), never from its name."""
+    (:class:`.game_specs.GameSpec`), never from its name. The interface is every game's
+    (:class:`tarot_env.rules.game.Game`)."""
+
+    family = "tarocchino"
+    Phase = Phase
+    action_to_string = staticmethod(action_to_string)
+    string_to_action = staticmethod(string_to_action)
 
     def __init__(self, config: TarocchinoConfig) -> None:
         self.config = config
@@ -281,11 +222,12 @@ class TarocchinoGame:
         ``deals`` keeps the deals made and holds the fixed deals queued for the match's next hands.
         """
         rows = np.asarray(rows, dtype=np.int64)
-        ints, seat_ints, cards, hist, legal = state.blocks
+        ints, seat_ints, cards, hist, legal = state.ints, state.seat_ints, state.cards, state.hist, state.legal
         if not new_match:  # the match's fields survive the fresh blocks
             keep_i = ints[rows][:, list(_MATCH_INTS)]
             keep_s = seat_ints[rows][:, :, list(_MATCH_SEAT)]
-        ints[rows], seat_ints[rows], cards[rows], hist[rows], legal[rows] = self._fresh.blocks
+        f = self._fresh
+        ints[rows], seat_ints[rows], cards[rows], hist[rows], legal[rows] = f.ints, f.seat_ints, f.cards, f.hist, f.legal
         if not new_match:
             ints[np.ix_(rows, list(_MATCH_INTS))] = keep_i
             seat_ints[np.ix_(rows, np.arange(self.num_players), list(_MATCH_SEAT))] = keep_s
@@ -348,24 +290,55 @@ class TarocchinoGame:
     def step(
         self,
         state: TarocchinoState,
-        rows: np.ndarray,
         actions: np.ndarray,
+        rows: np.ndarray | None = None,
+        *,
+        check: bool = True,
         rng: np.random.Generator | None = None,
         deals: MatchDeals | None = None,
         parallel: bool = False,
     ) -> HandEnds:
-        """Apply one legal action per row (the caller has checked ``state.legal``), then run
-        the NumPy phases the rows reached. Returns the hands that ended. A match's next hand
-        is dealt from ``deals.queued`` when a fixed deal waits there, else shuffled with ``rng``.
+        """Apply one action in each of ``rows`` (default: every row not done), then run the NumPy
+        phases the rows reached. Returns the hands that ended. A match's next hand is dealt from
+        ``deals.queued`` when a fixed deal waits there, else shuffled with ``rng``.
+
+        With ``check`` every action is first tested against ``state.legal``; an illegal one raises
+        :class:`IllegalActionError` (:func:`.actions.refusal`: what, why, what is allowed) before
+        anything changes. The envs check first themselves and pass ``check=False``.
 
         ``parallel``: the compiled step runs its variant whose row loop runs on numba's threads
         (:mod:`tarot_env._threads`); the NumPy phases after it (scoring, a match's next deal,
         which draws from ``rng``) stay on this thread, in row order."""
-        ints, seat_ints, cards, hist, legal = state.blocks
+        if rows is None:
+            rows = np.flatnonzero(state.ints[:, PHASE] != PH_DONE)
+        if check:
+            rows, actions = np.asarray(rows, dtype=np.int64), np.asarray(actions, dtype=np.int64).reshape(-1)
+            if len(actions) != len(rows):
+                raise ValueError(f"got {len(actions)} actions for {len(rows)} tables to play")
+            self.check_actions(state, rows, actions)
         run = engine.step_rows_parallel if parallel else engine.step_rows
-        if run(ints, seat_ints, cards, hist, legal, rows, actions, self.opts) == 0:
+        if run(state.ints, state.seat_ints, state.cards, state.hist, state.legal, rows, actions, self.opts) == 0:
             return HandEnds.none(self.num_players)
         return self._settle(state, rows, rng, deals, parallel)
+
+    def check_actions(self, state: TarocchinoState, rows: np.ndarray, actions: np.ndarray, mask: np.ndarray | None = None) -> None:
+        """Raise :class:`IllegalActionError` for the first action of ``actions`` that is not legal at
+        its row of ``rows`` (``mask``: the rows' legal masks, default ``state.legal``)."""
+        legal = state.legal[rows] if mask is None else mask
+        for i, (r, a) in enumerate(zip(np.asarray(rows).tolist(), np.asarray(actions).tolist())):
+            if not (0 <= a < self.num_actions and legal[i, a]):
+                if state.ints[r, PHASE] == PH_DONE:
+                    raise IllegalActionError("the hand is over: no action is allowed until the next deal starts")
+                raise IllegalActionError(refusal(self, state, a, r))
+
+    def legal_action_mask(self, state: TarocchinoState, rows: np.ndarray | None = None) -> np.ndarray:
+        """(R, A) bool: the legal actions of the player to act at ``rows`` (none when done). The
+        compiled state machine keeps them in ``state.legal`` at every step: a copy of it."""
+        return state.legal.copy() if rows is None else state.legal[np.asarray(rows, dtype=np.int64)]
+
+    def is_terminal(self, state: TarocchinoState) -> np.ndarray:
+        """(B,) bool: the episode of each row (a hand, or a match with ``episode="match"``) is over."""
+        return state.ints[:, PHASE] == PH_DONE
 
     def _settle(
         self,
@@ -387,7 +360,7 @@ class TarocchinoGame:
     def _prepare(self, state: TarocchinoState, rows: np.ndarray, parallel: bool = False) -> None:
         """Hands are final: each seat's declaration value, its claim value, the cards a
         declaration shows (:func:`.claims.declarations_rows`); then the first trick."""
-        ints, seat_ints, cards, _, legal = state.blocks
+        ints, seat_ints, cards, legal = state.ints, state.seat_ints, state.cards, state.legal
         (declarations_rows_parallel if parallel else declarations_rows)(seat_ints, cards, rows, self.opts)
         engine.start_plays(ints, seat_ints, cards, legal, rows, self.opts)
 

@@ -71,7 +71,7 @@ from tarot_env.rules.bolognese.state import (
     WINDOW,
     TarocchinoState,
 )
-from tarot_env.rules.seat_view import Trick
+from tarot_env.rules.trick import Trick
 
 
 @dataclass(frozen=True, eq=False)

@@ -33,24 +33,13 @@ import numpy as np
 
 from tarot_env.cards.bolognese import NUM_CARDS
 from tarot_env.rules.bolognese.game_specs import GAMES
-
+from tarot_env.rules.game import Codes
 
 # ---------------------------------------------------------------------- codes
-class _Codes:
-    """Named integer codes; ``name(code)`` for messages and infos."""
-
-    @classmethod
-    def name(cls, code: int) -> str:
-        for key, value in vars(cls).items():
-            if key.isupper() and value == code:
-                return key.lower()
-        raise ValueError(f"{code} is not a {cls.__name__} code")
-
-
 PH_AUCTION, PH_CLAIM, PH_DISCARD, PH_DECLARE, PH_PLAY, PH_GIVE, PH_PREPARE, PH_SCORE, PH_DONE = range(9)
 
 
-class Phase(_Codes):
+class Phase(Codes):
     """Which decision a row waits for (the ``phase`` field). PREPARE and SCORE are handed to
     NumPy code (:class:`.game.TarocchinoGame`) and never seen by an agent."""
 
@@ -68,7 +57,7 @@ class Phase(_Codes):
 RS_ONGOING, RS_PLAYED, RS_CLAIMED, RS_WRONG_CLAIM, RS_THROWN_IN = range(5)
 
 
-class Result(_Codes):
+class Result(Codes):
     """How a hand ended (the ``result`` field)."""
 
     ONGOING = RS_ONGOING
@@ -89,7 +78,7 @@ PL_HAND, PL_EXTRA, PL_SECOND, PL_POZZO, PL_OUT, PL_DISCARD, PL_TABLE, PL_PILE = 
 W_PICKUP, W_AFTER_PICKUP, W_FIRST_TURN = range(3)
 
 
-class Window(_Codes):
+class Window(Codes):
     """Which claim window is open: the dealer's before he picks up his last 2 cards (§8.4.1),
     the opponent's right after that pickup (§11.3, U21's alternative), a player's first turn."""
 
@@ -102,7 +91,7 @@ class Window(_Codes):
 ST_CLAIM, ST_DECLARE, ST_DONE = range(3)
 
 
-class Stage(_Codes):
+class Stage(Codes):
     """What of his first turn (§7, §8.4) a seat has still to do before his first card."""
 
     CLAIM = ST_CLAIM  # the claim window comes first
@@ -378,12 +367,22 @@ class TarocchinoState:
         return int(self.ints[row, PRIMO]) if t == 0 else int(self.hist[row, t - 1])
 
     @property
-    def blocks(self) -> tuple[np.ndarray, ...]:
-        """The five blocks, in the order the kernels take them."""
-        return self.ints, self.seat_ints, self.cards, self.hist, self.legal
+    def blocks(self) -> dict[str, np.ndarray]:
+        """The five blocks by name, in the order the kernels take them (as every game's state holds
+        them, :class:`tarot_env.rules.game.GameState`)."""
+        return {"ints": self.ints, "seat_ints": self.seat_ints, "cards": self.cards, "hist": self.hist, "legal": self.legal}
+
+    @classmethod
+    def _from_blocks(cls, blocks: dict[str, np.ndarray]) -> TarocchinoState:
+        """The state of these blocks (not copied)."""
+        return cls(**blocks)
+
+    @property
+    def batch_size(self) -> int:
+        return self.ints.shape[0]
 
     def copy(self) -> TarocchinoState:
-        return TarocchinoState(*(x.copy() for x in self.blocks))
+        return TarocchinoState(*(x.copy() for x in self.blocks.values()))
 
     # the names readers used before the fields had views of their own
     @property

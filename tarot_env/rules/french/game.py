@@ -17,6 +17,7 @@ rows are selected and updated together.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -28,10 +29,11 @@ from tarot_env.rules.french import announcements, bidding, call, ecart, play, sc
 from tarot_env.rules.french.announcements import poignee_row
 from tarot_env.rules.french.bidding import bid_row
 from tarot_env.rules.french.config import FrenchTarotConfig
-from tarot_env.rules.french.deal import deal_destinations, deal_rows, petit_sec
+from tarot_env.rules.french.deal import deal_destinations, deal_rows, parse_deal, petit_sec
 from tarot_env.rules.french.ecart import ecart_row
 from tarot_env.rules.french.play import legal_cards
 from tarot_env.rules.french.state import COLUMN, FrenchTarotState, Phase, Result
+from tarot_env.rules.game import HandEnd, HandEnds
 
 # Where each phase's actions start in the action space, and how many there are.
 _SPAN = {
@@ -94,7 +96,14 @@ def _show_mask(g: FrenchTarotGame, s: FrenchTarotState, rows: np.ndarray) -> np.
 
 
 class FrenchTarotGame:
-    """The rules of French Tarot for one configuration, applied to a batch of deals."""
+    """The rules of French Tarot for one configuration, applied to a batch of deals (the interface
+    every game has, :class:`tarot_env.rules.game.Game`; a deal is one hand, so ``step``'s ``rng``
+    and ``deals`` are not read)."""
+
+    family = "french"
+    Phase = Phase
+    action_to_string = staticmethod(A.action_to_string)
+    string_to_action = staticmethod(A.string_to_action)
 
     def __init__(self, config: FrenchTarotConfig | None = None) -> None:
         self.config = config or FrenchTarotConfig()
@@ -104,6 +113,7 @@ class FrenchTarotGame:
         self.poignee_sizes = np.array(self.config.poignee_sizes, dtype=np.int64)
         self._blank: FrenchTarotState | None = None
         self._destinations = deal_destinations(self.config)
+        self._no_ends = HandEnds.none(self.num_players)  # what most steps return (read only)
         self.play_options = play.play_options(self)  # what the play phase's row functions read of the rules
         self.scoring_options = scoring.scoring_options(self)  # and the scoring's
         self.announcement_options = announcements.announcement_options(self)  # and the poignée's
@@ -133,8 +143,12 @@ class FrenchTarotGame:
             self._blank = self.new_state(batch)
         return self._blank
 
-    def shuffle_and_deal(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator) -> None:
-        """Random deals for ``rows``: uniform shuffles dealt by the pattern of §2 (:func:`.deal.deal_row`)."""
+    def shuffle_and_deal(
+        self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, rng: np.random.Generator, deals: None = None
+    ) -> HandEnds:
+        """Random deals for ``rows``: uniform shuffles dealt by the pattern of §2 (:func:`.deal.deal_row`).
+        Returns the deals a petit sec annulled as they were dealt (``petit_sec="annul"``; under
+        ``"redeal"`` they are dealt again at once, by the next dealer)."""
         packs = rng.permuted(np.tile(np.arange(NUM_CARDS), (len(rows), 1)), axis=1)
         s.reset_rows(rows, self._fresh(len(rows)))
         b = s.blocks
@@ -144,13 +158,25 @@ class FrenchTarotGame:
             again = rows[s.result[rows] == Result.PETIT_SEC]
             if len(again):
                 self.shuffle_and_deal(s, again, (s.dealer[again] + 1) % self.num_players, rng)
+            return self._no_ends
+        return self.hand_ends(s, rows[annulled]) if annulled.any() else self._no_ends
 
-    def start_deal(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, hands: np.ndarray, chien: np.ndarray) -> None:
-        """Start deals from given hands ``(R, N, 78)`` and chien ``(R, 78)``."""
+    def parse_deal(self, deal: Any) -> tuple[int, np.ndarray]:
+        """A fixed deal (docs/interface.md §4), checked (:func:`.deal.parse_deal`): ``(dealer, pack)``,
+        the pack (N + 1, 78) bool: each seat's hand, then the chien."""
+        dealer, hands, chien = parse_deal(self.config, deal)
+        return dealer, np.vstack([hands, chien[None]])
+
+    def start_deals(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, packs: np.ndarray, deals: None = None) -> HandEnds:
+        """Start deals from given packs ``(R, N + 1, 78)``: each seat's hand, then the chien
+        (:meth:`parse_deal`). Returns the deals a petit sec annulled at once."""
         s.reset_rows(rows, self._fresh(len(rows)))
-        s.hands[rows] = hands
-        s.chien[rows] = chien
-        self._begin(s, rows, dealers, petit_sec(hands).any(axis=1))
+        n = self.num_players
+        s.hands[rows] = packs[:, :n]
+        s.chien[rows] = packs[:, n]
+        annulled = petit_sec(packs[:, :n]).any(axis=1)
+        self._begin(s, rows, dealers, annulled)
+        return self.hand_ends(s, rows[annulled]) if annulled.any() else self._no_ends
 
     def _begin(self, s: FrenchTarotState, rows: np.ndarray, dealers: np.ndarray, annulled: np.ndarray) -> None:
         """Dealt: the bidding starts at the dealer's right, unless a petit sec annuls the deal."""
@@ -164,7 +190,7 @@ class FrenchTarotGame:
     # ------------------------------------------------------------------ masks
     def legal_action_mask(self, s: FrenchTarotState, rows: np.ndarray | None = None) -> np.ndarray:
         """(R, A) bool: the legal actions of the player to act in each row (none when done),
-        computed from the state. ``s.legal`` holds the same, kept up to date by ``start_deal``
+        computed from the state. ``s.legal`` holds the same, kept up to date by ``start_deals``
         and ``step`` (as pgx keeps the mask in its state), for callers that need it every step."""
         rows = np.arange(s.batch_size) if rows is None else np.asarray(rows, dtype=np.int64)
         mask = np.zeros((len(rows), self.num_actions), dtype=bool)
@@ -184,11 +210,15 @@ class FrenchTarotGame:
         s: FrenchTarotState,
         actions: np.ndarray,
         rows: np.ndarray | None = None,
+        *,
         check: bool = True,
         mask: np.ndarray | None = None,
+        rng: np.random.Generator | None = None,
+        deals: None = None,
         parallel: bool = False,
-    ) -> None:
-        """Apply one action in each of ``rows`` (default: every unfinished deal).
+    ) -> HandEnds:
+        """Apply one action in each of ``rows`` (default: every unfinished deal); returns the deals
+        that ended (:meth:`hand_ends`).
 
         With ``check`` every action is first tested against the legal mask (``mask`` when the
         caller already has it for these rows); an illegal one raises
@@ -224,6 +254,31 @@ class FrenchTarotGame:
             stale = np.concatenate(parts)
         if len(stale):
             s.legal[stale] = self.legal_action_mask(s, stale)
+        if len(rows) == 1:
+            return self.hand_ends(s, rows) if s.phase.item(rows.item(0)) == _DONE else self._no_ends
+        ended = rows[s.phase[rows] == _DONE]
+        return self.hand_ends(s, ended) if len(ended) else self._no_ends
+
+    def is_terminal(self, s: FrenchTarotState) -> np.ndarray:
+        """(B,) bool: the deal of each row is over (played and scored, thrown in, or annulled)."""
+        return s.phase == _DONE
+
+    def hand_ends(self, s: FrenchTarotState, rows: np.ndarray) -> HandEnds:
+        """The deals at ``rows``, over: how each ended, its scores, and the sides (0 the taker and
+        his partner, 1 the defence; each seat its own where nobody took)."""
+        n = self.num_players
+        seats = np.arange(n)
+        taker, partner = s.taker[rows], s.partner[rows]
+        attack = teams.is_attack(seats[None, :], taker[:, None], partner[:, None])
+        sides = np.where(taker[:, None] < 0, seats[None, :], np.where(attack, 0, 1)).astype(np.int64)
+        scores = s.scores[rows].astype(np.int64)
+        active = np.ones(n, dtype=bool)
+        names = _RESULT_NAMES
+        ends = [
+            HandEnd(r, names[res], sc, {"result": names[res]}, True, sd, active)
+            for r, res, sc, sd in zip(rows.tolist(), s.result[rows].tolist(), scores.tolist(), sides)
+        ]
+        return HandEnds(ends, rows, scores, sides)
 
     def check_actions(self, s: FrenchTarotState, rows: np.ndarray, actions: np.ndarray, mask: np.ndarray | None = None) -> None:
         bad = (actions < 0) | (actions >= self.num_actions)
@@ -369,6 +424,7 @@ class FrenchTarotGame:
 
 
 _ALL = slice(None)
+_RESULT_NAMES = tuple(Result.name(code) for code in range(Result.count()))
 
 
 @kernel

@@ -24,7 +24,7 @@ from tarot_env.cards.french import FRENCH_DECK, NUM_CARDS
 from tarot_env.rules.french import ecart
 from tarot_env.rules.french.game import FrenchTarotGame
 from tarot_env.rules.french.state import FrenchTarotState, Phase
-from tarot_env.rules.seat_view import Trick
+from tarot_env.rules.trick import Trick
 
 
 @dataclass(frozen=True, eq=False)

@@ -14,28 +14,11 @@ import numpy as np
 
 from tarot_env.cards.french import NUM_CARDS
 from tarot_env.rules.french.actions import NUM_ACTIONS
+from tarot_env.rules.game import Codes
 
 
-class _Codes:
-    """Named integer codes (plain ints: an Enum lookup costs microseconds in the hot path)."""
-
-    @classmethod
-    def name(cls, code: int) -> str:
-        names = cls.__dict__.get("_names")
-        if names is None:
-            names = {value: key.lower() for key, value in vars(cls).items() if key.isupper()}
-            cls._names = names
-        if code not in names:
-            raise ValueError(f"{code} is not a {cls.__name__} code")
-        return names[code]
-
-    @classmethod
-    def count(cls) -> int:
-        return sum(1 for key in vars(cls) if key.isupper())
-
-
-class Phase(_Codes):
-    """Which decision a deal is waiting for."""
+class Phase(Codes):
+    """Which decision a deal is waiting for (the family's phase codes, :class:`tarot_env.rules.game.Codes`)."""
 
     BID = 0
     CALL = 1  # 5 players: the taker calls a card
@@ -47,7 +30,7 @@ class Phase(_Codes):
     DONE = 7
 
 
-class Result(_Codes):
+class Result(Codes):
     """How a finished deal ended."""
 
     ONGOING = 0
@@ -56,7 +39,7 @@ class Result(_Codes):
     PETIT_SEC = 3
 
 
-class Chelem(_Codes):
+class Chelem(Codes):
     """The chelem outcome of a played deal (§9.1)."""
 
     NONE = 0
