@@ -2,7 +2,7 @@
 #   make demo    - the main job: train a small MaskablePPO agent on French Tarot (4 players, a few minutes),
 #                  then evaluate it in the arena against random and rule-based agents (runs/main)
 #   make play    - play one deal of every environment between random agents and print the results
-#   make test    - lint (ruff) and run the whole test suite (installs Debian's chromium for the browser tests if missing)
+#   make test    - lint (ruff) and run the whole test suite, mypy over the online room among it (installs Debian's chromium for the browser tests if missing)
 #   make bench   - measure decisions per second, AEC and vector APIs (results/benchmark.json, results/vector_throughput.png)
 #   make arena   - the rule-based bot against random players in every game (results/arena)
 #   make train   - a short MaskablePPO self-play run on French Tarot, 4 players (runs/french4)
@@ -72,4 +72,4 @@ env-docs: $(STAMP)
 	$(PY) tools/env_docs.py --write
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build dist
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist

@@ -21,77 +21,36 @@ experiment ask for an agent the same way, and refuse the same bad names with the
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tarot_env.agents.policies import AGENT_NAMES, AgentCouldNotPlayError, check_model_fits, make_policy, model_path
 
-#: the agent names, as a refusal lists them
-AGENT_NAMES = "random, rules, pretrained, pimc[:samples=N,time=S,rollout=pretrained], sb3:<path-to-zip> or rllib:<checkpoint>[#module]"
-
-
-class AgentCouldNotPlayError(ValueError):
-    """An agent could not play this table at all: a model of another game or player count, or every move fell back."""
+__all__ = [
+    "AGENT_NAMES",
+    "AgentCouldNotPlayError",
+    "agent_move",
+    "check_model_fits",
+    "make_agent",
+    "make_agents",
+    "model_path",
+    "split_agents",
+]
 
 
 def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = None, target: int | None = None) -> Any:
     """The agent named ``spec`` for ``env_id`` (at ``num_players``; ``None``: the env's default).
 
     ``seed`` seeds the random agent and the search agent's samples; ``target`` is the match's target
-    score that the Tarocchino bot is told (where it claims). A saved model whose observation or action
-    sizes are not the table's is refused with :class:`AgentCouldNotPlayError` (every one of its moves
-    would fail and fall back to the bot, and an evaluation would report a tie). Raises ``ValueError``
-    for an unknown name or a model file that is missing or unreadable, ``ModuleNotFoundError`` (naming
-    the package) when a model needs an extra that is not installed."""
-    from tarot_env.agents import rule_agent
-
-    if not isinstance(spec, str):
-        raise ValueError(f"agent {spec!r} refused: an agent is named by a string, one of {AGENT_NAMES}")
-    if spec == "random":
-        from tarot_env.agents.random_agent import RandomAgent
-
-        return RandomAgent(seed)
-    if spec == "rules":
-        return rule_agent(env_id, target)
-    if spec == "pretrained":  # the table's trained model (results/models/<table>.zip)
-        from tarot_env.agents.trained import model_file, table_of
-
-        spec = f"sb3:{model_file(table_of(env_id, num_players))}"
-    if spec == "pimc" or spec.startswith("pimc:"):
+    score that the Tarocchino bot is told (where it claims). Every name but the search's is made by
+    :func:`.policies.make_policy` (its errors: an unknown name, a missing or unreadable model file, a
+    model of another table, :class:`AgentCouldNotPlayError`; ``ModuleNotFoundError`` naming the
+    package when a model needs an extra that is not installed)."""
+    if isinstance(spec, str) and (spec == "pimc" or spec.startswith("pimc:")):
         from tarot_env.agents.pimc import parse_spec
 
         return parse_spec(spec, seed=seed)
-    if spec.startswith("sb3:"):
-        return _sb3_agent(spec, env_id, num_players)
-    if spec.startswith("rllib:"):
-        return _rllib_agent(spec)
-    raise ValueError(f"unknown agent {spec!r}: use {AGENT_NAMES}")
-
-
-def _sb3_agent(spec: str, env_id: str, num_players: int | None) -> Any:
-    from tarot_env.agents.sb3_policy import SB3PolicyAgent
-    from tarot_env.agents.trained import maskable_ppo
-
-    path = model_path(spec)
-    MaskablePPO = maskable_ppo()
-    try:
-        model = MaskablePPO.load(str(path), device="cpu")
-    except Exception as err:  # a zip of something else, a truncated file ...: SB3 raises many kinds
-        raise ValueError(f"agent {spec!r}: {str(path)!r} is not a model saved by MaskablePPO ({type(err).__name__}: {err})") from err
-    check_model_fits(model, spec, env_id, num_players)
-    return SB3PolicyAgent(model, deterministic=True)
-
-
-def _rllib_agent(spec: str) -> Any:
-    from tarot_env import rllib
-
-    text = spec[len("rllib:") :]
-    checkpoint, _, module = text.partition("#")
-    if not checkpoint:
-        raise ValueError(f"agent {spec!r} names no checkpoint: give rllib:<checkpoint folder>[#module], e.g. rllib:runs/rllib/checkpoint")
-    if not Path(checkpoint).is_dir():
-        raise ValueError(f"agent {spec!r}: there is no checkpoint folder {checkpoint!r}; give the folder algo.save() wrote")
-    return rllib.RLlibPolicyAgent.from_checkpoint(checkpoint, module or rllib.SHARED_POLICY)
+    return make_policy(spec, env_id, seed=seed, num_players=num_players, target=target)
 
 
 def make_agents(
@@ -150,47 +109,3 @@ def split_agents(text: str) -> list[str]:
         else:
             specs.append(item)
     return specs
-
-
-def model_path(spec: str) -> Path:
-    """The model file of ``sb3:<path>``: the path as given, or with ``.zip`` added (as SB3 saves it).
-
-    Resolved here rather than by SB3, which adds ``.zip`` to a missing path and then reports
-    ``model_final.zip.zip``, a file the user never named.
-    """
-    text = spec[len("sb3:") :]
-    if not text:
-        raise ValueError(f"agent {spec!r} names no model file: give sb3:<path-to-zip>, e.g. sb3:runs/train/model_final.zip")
-    path = Path(text)
-    if path.is_file():
-        return path
-    if path.is_dir():
-        raise ValueError(f"agent {spec!r}: {text!r} is a folder; give the model's file, e.g. sb3:{path / 'model_final.zip'}")
-    zipped = path.with_name(path.name + ".zip")
-    if path.suffix != ".zip" and zipped.is_file():
-        return zipped
-    tried = repr(text) if path.suffix == ".zip" else f"{text!r} (nor {str(zipped)!r})"
-    raise ValueError(f"agent {spec!r}: there is no model file {tried}; give a model saved by training, e.g. sb3:runs/train/model_final.zip")
-
-
-def check_model_fits(model: Any, spec: str, env_id: str, num_players: int | None = None) -> None:
-    """Refuse a model whose observation or action sizes differ from the table's (:class:`AgentCouldNotPlayError`)."""
-    from tarot_env.agents.trained import table_of
-
-    import tarot_env
-
-    env = tarot_env.make(env_id, **({} if num_players is None else {"num_players": num_players}))
-    agent = env.possible_agents[0]
-    want = (tuple(env.observation_space(agent)["observation"].shape), int(env.action_space(agent).n))
-    n = getattr(model.action_space, "n", None)
-    got = (tuple(getattr(model.observation_space, "shape", None) or ()), None if n is None else int(n))
-    if got != want:
-
-        def size(shape: tuple[int, ...]) -> str:
-            return str(shape[0]) if len(shape) == 1 else "x".join(map(str, shape)) or "?"
-
-        raise AgentCouldNotPlayError(
-            f"agent {spec!r} cannot play {table_of(env_id, num_players)}: its model takes observations of {size(got[0])} values "
-            f"and chooses among {got[1]} actions, the table's are {size(want[0])} and {want[1]} "
-            "(a model of another game or player count)"
-        )

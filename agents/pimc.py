@@ -210,9 +210,9 @@ class PIMCAgent:
     def _agent(self, spec: str, env: Any) -> Any:
         if spec == "rules":
             return self.bot
-        from tarot_env.agents.factory import make_agent
+        from tarot_env.agents.policies import make_policy  # never a search: base and rollout refuse pimc
 
-        return make_agent(spec, env.metadata["name"], seed=0 if self.seed is None else self.seed, num_players=env.num_players)
+        return make_policy(spec, env.metadata["name"], seed=0 if self.seed is None else self.seed, num_players=env.num_players)
 
     def searches(self, s: Any) -> bool:
         """Whether the decision waiting at row 0 of ``s`` is of a class the agent searches."""

@@ -339,11 +339,12 @@ def _points(x: float) -> str:
 def _difference_words(diff: float) -> str:
     if math.isclose(diff, 0.0, abs_tol=1e-9):
         return "the same as"
-    return f"{'+' if diff > 0 else '−'}{_points(abs(diff))} {'better' if diff > 0 else 'worse'} than"
+    points = _points(abs(diff))
+    return f"{points} point{'' if points == '1' else 's'} {'better' if diff > 0 else 'worse'} than"
 
 
 def comparison_lines(comparison: dict[str, Any]) -> list[str]:
-    """The comparison in a player's words: "you did +35 better than the search agent on this deal (it scored -70)"."""
+    """The comparison in a player's words: "you did 35 points better than the search agent on this deal (it scored -70)"."""
     lines = []
     for name, c in comparison["agents"].items():
         who = AGENTS.get(name, (name, name))[1]

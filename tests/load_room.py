@@ -139,7 +139,7 @@ def _table_state(t: Any, now: float) -> dict[str, Any]:
         "deal_no": t.deal_no,
         "seats": [(s.user.name if s.user is not None else None, s.robot) for s in t.seats],
         "events": t.events[-6:],
-        "idle_s": round(now - t.turn_since, 1),
+        "idle_s": round(now - t.game.turn_since, 1),
     }
 
 
@@ -184,8 +184,8 @@ def serve(port: int, db: str, connections: int, tables: int, robot_delay: float,
                 "tables_left": len(state.room.tables),
                 "tables_left_states": [_table_state(t, now) for t in list(state.room.tables.values())[:5]],
                 "clients_left": len(state.clients),
-                "memory_pending": state.trim_due,  # freed memory not yet given back (Server.give_back_memory)
-                "trims": state.trims,
+                "memory_pending": state.workers.trim_due,  # freed memory not yet given back (Workers.give_back_memory)
+                "trims": state.workers.trims,
                 "people_in_memory": len(state.users),
                 "sleeper_dropped": not any(c.user is not None and c.user.name.startswith("Sleeper") for c in state.clients),
                 "drops": dict(drops.reasons),

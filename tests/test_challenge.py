@@ -101,17 +101,17 @@ def test_comparison_arithmetic_and_words() -> None:
     assert c["agents"]["search"]["difference"] == -35.0
     assert c["people"] == {"n": 3, "mean": 25.0, "difference": -15.0}
     lines = C.comparison_lines(c)
-    assert lines[0] == "you did +35 better than the rule-based bot on this deal (it scored -25)"
+    assert lines[0] == "you did 35 points better than the rule-based bot on this deal (it scored -25)"
     assert lines[1] == "you did the same as the trained agent on this deal (it scored 10)"
-    assert lines[2] == "you did −35 worse than the search agent on this deal (it scored 45)"
-    assert lines[3] == "you did −15 worse than the 3 people who played it before you (their mean: 25)"
+    assert lines[2] == "you did 35 points worse than the search agent on this deal (it scored 45)"
+    assert lines[3] == "you did 15 points worse than the 3 people who played it before you (their mean: 25)"
     alone = C.compare(-7.5, {"search": 0}, [])
     assert alone["people"] == {"n": 0, "mean": None, "difference": None}
     assert C.comparison_lines(alone) == [
-        "you did −7.5 worse than the search agent on this deal (it scored 0)",
+        "you did 7.5 points worse than the search agent on this deal (it scored 0)",
         "nobody else has played this deal in this seat yet",
     ]
-    assert C.comparison_lines(C.compare(3, {}, [1]))[0].startswith("you did +2 better than the person who played it")
+    assert C.comparison_lines(C.compare(3, {}, [1]))[0].startswith("you did 2 points better than the person who played it")
 
 
 def test_the_data_set_round_trip(tmp_path: Path) -> None:

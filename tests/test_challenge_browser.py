@@ -38,7 +38,7 @@ def test_a_person_plays_a_challenge_deal_with_the_keyboard(live, browser, tmp_pa
     assert d.find_element(By.ID, "result").is_displayed()
     assert d.find_element(By.ID, "score").text.startswith("Your score on this deal: ")
     lines = wait(lambda: comparison(d), 120, what="the agents' scores on the room's deal (computed on its first play)")
-    assert any("the search agent on this deal" in line for line in lines), lines  # "+35 better than", "the same as" ...
+    assert any("the search agent on this deal" in line for line in lines), lines  # "35 points better than", "the same as" ...
     for who in ("the rule-based bot", "the trained agent"):
         assert any(f"{who} on this deal" in line for line in lines), lines
     d.save_screenshot(str(IMG / "challenge-result.png"))
@@ -56,7 +56,7 @@ def test_an_ottocento_challenge_deal_on_a_phone(live, browser) -> None:  # noqa:
     wait(lambda: d.find_element(By.ID, "name"), what="the name field").send_keys("Phone", Keys.ENTER)
     wait(lambda: d.find_element(By.ID, "game").is_displayed(), what="the deal")
     assert "Ottocento, 4 players: deal 0 of the challenge" in d.find_element(By.ID, "title").text
-    assert "Sides: you and seat 2 (robot) against" in d.find_element(By.ID, "public").text
+    assert "Sides: you and robot 2 (rules) against" in d.find_element(By.ID, "public").text
     assert d.execute_script("return document.documentElement.scrollWidth") <= 390
     for _ in range(200):
         if d.find_element(By.ID, "result").is_displayed():

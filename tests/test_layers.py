@@ -102,12 +102,37 @@ def _target(name: str, known: dict[str, Path]) -> str:
     return name if name in known else name.rsplit(".", 1)[0]
 
 
-def imports(module: str, path: Path) -> list[tuple[str, int]]:
-    """``(imported tarot_env module, line)`` for every import in ``path``, function-level ones included."""
+def _type_checking(node: ast.AST) -> bool:
+    """``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``): what it imports is read by type checkers only."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _nodes(tree: ast.AST, type_checking: bool) -> list[ast.AST]:
+    """Every node of ``tree``; without ``type_checking``, none in the body of an ``if TYPE_CHECKING:``."""
+    if type_checking:
+        return list(ast.walk(tree))
+    out, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if _type_checking(node):
+            assert isinstance(node, ast.If)
+            todo += node.orelse
+        else:
+            todo += ast.iter_child_nodes(node)
+    return out
+
+
+def imports(module: str, path: Path, type_checking: bool = True) -> list[tuple[str, int]]:
+    """``(imported tarot_env module, line)`` for every import in ``path``, function-level ones included;
+    those under ``if TYPE_CHECKING:`` only with ``type_checking``."""
     tree = ast.parse(path.read_text(), str(path))
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     out = []
-    for node in ast.walk(tree):
+    for node in _nodes(tree, type_checking):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -157,6 +182,92 @@ def test_every_module_is_on_the_map():
 def test_no_import_runs_up_a_layer_or_between_front_ends():
     bad = arrows_against_the_map()
     assert not bad, f"{len(bad)} import(s) against the layer map:\n" + "\n".join(bad)
+
+
+# ------------------------------------------------------------------------------------- import circles
+#: circles known and not yet broken, each as its sorted modules: the agents' factory makes the search
+#: agent (it imports pimc in a function) and the search agent makes its rollout agents with the factory
+#: (a function-level import back). A circle broken is taken off this list (the test says so).
+KNOWN_CIRCLES: set[tuple[str, ...]] = set()
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the package's modules it imports at run time: function-level imports count (a lazy
+    import is still a dependency); imports under ``if TYPE_CHECKING:`` do not (nothing runs them), nor a
+    module's import of itself (``warmup``'s ``if __name__ == "__main__":`` reads itself as a module)."""
+    return {m: {t for t, _ in imports(m, p, type_checking=False) if t in MODULES and t != m} for m, p in MODULES.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[tuple[str, ...]]:
+    """The import circles of ``graph``: its strongly connected components of two modules or more, each
+    as its sorted modules (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[tuple[str, ...]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, children = work[-1]
+            w = next(children, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component.append(w)
+                    if w == v:
+                        break
+                if len(component) > 1:
+                    found.append(tuple(sorted(component)))
+    return found
+
+
+def test_no_import_circle_in_the_package():
+    """No module of the package imports, through others, a module that imports it (``if TYPE_CHECKING:``
+    imports aside): a circle makes the import order matter and hides which module depends on which. A
+    part of the room's table takes what it reads of the table as a Protocol rather than importing it."""
+    found = set(circles(import_graph()))
+    new = sorted(found - KNOWN_CIRCLES)
+    assert not new, "import circles (each module imports the next, through the others):\n" + "\n".join(" <-> ".join(c) for c in new)
+    gone = sorted(KNOWN_CIRCLES - found)
+    assert not gone, f"circles broken: take them off KNOWN_CIRCLES in tests/test_layers.py: {gone}"
+
+
+def test_the_circle_scan_finds_circles_and_reads_type_checking_imports_as_not_real(tmp_path):
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert circles(graph) == [("a", "b", "c")]  # d only leads into it; e imports itself
+    src = tmp_path / "m.py"
+    src.write_text(
+        "from typing import TYPE_CHECKING\nimport typing\nif TYPE_CHECKING:\n    from tarot_env.web.room import Table\n"
+        "else:\n    from tarot_env.web import seats\nif typing.TYPE_CHECKING:\n    import tarot_env.web.app\n"
+        "def f():\n    from tarot_env.web.votes import Votes\n"
+    )
+    assert {t for t, _ in imports("tarot_env.web.m", src)} == {
+        "tarot_env.web.room",
+        "tarot_env.web.seats",
+        "tarot_env.web.app",
+        "tarot_env.web.votes",
+    }
+    assert {t for t, _ in imports("tarot_env.web.m", src, type_checking=False)} == {"tarot_env.web.seats", "tarot_env.web.votes"}
 
 
 #: the repository's development tools (``tools/env_docs.py`` rewrites the env modules' docstrings):

@@ -74,6 +74,7 @@ def browser() -> Iterator[Callable[[], webdriver.Chrome]]:
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         driver.set_page_load_timeout(30)
         drivers.append(driver)
+        viewport(driver, 1280, 800)  # a laptop's screen: the table fits it without scrolling (tests/test_web_one_screen.py)
         return driver
 
     yield make
@@ -84,6 +85,17 @@ def browser() -> Iterator[Callable[[], webdriver.Chrome]]:
 
 
 # ------------------------------------------------------------------------------------- helpers
+def viewport(d: webdriver.Chrome, width: int, height: int) -> None:
+    """The window's inside (innerWidth x innerHeight) exactly ``width`` x ``height``: a headless window
+    of a given size has less inside it (its frame: 390 x 844 gave 390 x 701), so the window is made
+    larger by the difference; then the page has laid itself out again (two frames)."""
+    d.set_window_size(width, height)
+    inner = d.execute_script("return [innerWidth, innerHeight]")
+    d.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+    wait(lambda: d.execute_script("return [innerWidth, innerHeight]") == [width, height], 10, f"a {width} x {height} window")
+    d.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done()));")
+
+
 def wait(pred: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -120,6 +132,11 @@ def click(d: webdriver.Chrome, css: str, timeout: float = 20.0) -> None:
         return True
 
     wait(go, timeout, f"a clickable {css}")
+
+
+def settled(d: webdriver.Chrome) -> None:
+    """The last trick has gone to its winner (its cards are drawn moving off the felt for a second)."""
+    wait(lambda: not d.find_elements(By.CSS_SELECTOR, "#collect .going"), 5, what="the last trick gone to its winner")
 
 
 def messages(d: webdriver.Chrome) -> int:
@@ -331,6 +348,7 @@ def test_person_plays_a_whole_french_deal_by_clicking_then_the_leaderboard(live:
     play_to_the_end(d, shot="web-table-french.png", others=[b])
     assert text(d, ".game-result").startswith("Game over")
     assert "Official game" in text(d, ".game-result")
+    settled(d)
     d.save_screenshot(str(IMG / "web-game-over.png"))
     table = live.room.tables[1]
     assert table.state == "over" and table.game_result is not None and table.game_result.official
@@ -439,14 +457,14 @@ def test_ottocento_hand_by_clicking(live: LiveServer, browser: Any) -> None:
     wait(lambda: "Angelo" in text(d, "#legend"), what="the legend")
     assert len(d.find_elements(By.CSS_SELECTOR, "#legend .card")) >= 14
     d.execute_script("document.getElementById('legend').scrollIntoView()")
+    settled(d)
     d.save_screenshot(str(IMG / "web-legend.png"))
 
 
 # ------------------------------------------------------------------------------------- the card table
 def phone(d: webdriver.Chrome) -> None:
-    """A phone-sized window: 390 x 844 CSS pixels (an iPhone 12 to 15)."""
-    d.set_window_size(390, 844)
-    wait(lambda: d.execute_script("return window.innerWidth") <= 400, what="the phone-sized window")
+    """A phone-sized window: 390 x 844 CSS pixels inside (an iPhone 12 to 15)."""
+    viewport(d, 390, 844)
 
 
 def no_sideways_scroll(d: webdriver.Chrome) -> None:

@@ -357,8 +357,8 @@ def test_a_robot_that_never_answers_is_replaced_by_the_rule_based_robot(tmp_path
             hello(ann, "Ann")
             open_table(ann, "french_tarot_v0", 3, "rules")
             table = room.tables[1]
-            made = table._make_agent
-            table._make_agent = lambda seat, robot: Hung() if seat == 1 else made(seat, robot)  # type: ignore[method-assign]
+            made = table.seats.make_agent
+            table.seats.make_agent = lambda seat, robot: Hung() if seat == 1 else made(seat, robot)  # type: ignore[method-assign]
             ann.send_text(json.dumps({"type": "settings", "changes": {"time_per_turn": 0.1}}))  # the clock plays her turns
             ann.send_text(json.dumps({"type": "start"}))
             m = receive_until(ann, lambda m: m["type"] == "table" and m["table"]["game_result"] is not None, limit=20000)
@@ -436,7 +436,7 @@ def test_tables_created_over_the_bounds_are_refused_with_the_bound(tmp_path: Pat
             m = receive_until(ws, lambda m: m["type"] in ("table", "error"))
         assert m["type"] == "error" and "at most 2 tables" in m["message"]
         server.limits = Limits(max_tables=50, creates_per_minute=1.0, create_burst=1.0)
-        server.create_buckets.clear()  # the address's bucket was filled under the limits before
+        server.connections.create_buckets.clear()  # the address's bucket was filled under the limits before
         ws.send_text(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 3}))
         receive_until(ws, lambda m: m["type"] == "table")
         ws.send_text(json.dumps({"type": "create", "env": "french_tarot_v0", "players": 3}))

@@ -1,5 +1,5 @@
 """Making a robot's agent holds up nobody: the server makes the robots' agents in a worker thread
-(Server.agents_for) and the room answers everyone meanwhile. Made on the event loop, the first
+(handlers.agents_for) and the room answers everyone meanwhile. Made on the event loop, the first
 ``pretrained`` robot (PyTorch imported, the model loaded) would freeze the whole room for 2 s, when the
 owner seated it and again when he started the game. The agent factory is made slow here (1.5 s, as an
 import of PyTorch on 2 cores), and another person's hello and lobby must come back well before it is done."""

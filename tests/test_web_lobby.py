@@ -75,7 +75,7 @@ def test_the_lobby_push_sends_changes_removals_and_private_tables_to_their_peopl
     server = lobby_app(tmp_path).state.server
     ann, ben, cleo = people(3)
     looking, ann_looking, at_table = _lobby_client(ben), _lobby_client(ann), _lobby_client(cleo)
-    server.clients += [looking, ann_looking, at_table]
+    server.connections.clients += [looking, ann_looking, at_table]
     one = server.room.create(ann, "french_tarot_v0", 4, "10.0.0.1")
     two = server.room.create(cleo, "french_tarot_v0", 3, "10.0.0.3")
     at_table.table = two

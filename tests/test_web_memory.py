@@ -16,8 +16,8 @@ from typing import Any
 from helpers_web import app_for, hello, open_table, receive_until
 from starlette.testclient import TestClient
 
-from tarot_env.web import app as app_module
 from tarot_env.web import memory
+from tarot_env.web import workers as workers_module
 from tarot_env.web.app import Limits
 
 
@@ -65,7 +65,7 @@ def test_a_person_nothing_holds_is_let_go_and_read_back_whole(tmp_path: Path) ->
 
 def test_memory_is_given_back_after_tables_close_and_not_more_often_than_the_limit(tmp_path: Path, monkeypatch: Any) -> None:
     calls: list[float] = []
-    monkeypatch.setattr(app_module, "give_back", lambda: calls.append(time.monotonic()) or 0)
+    monkeypatch.setattr(workers_module, "give_back", lambda: calls.append(time.monotonic()) or 0)
     app = _app(tmp_path, table_idle=0.3, trim_every=0.5)
     server = app.state.server
     with TestClient(app) as client:
@@ -73,7 +73,7 @@ def test_memory_is_given_back_after_tables_close_and_not_more_often_than_the_lim
             hello(ann, "Ann")
             open_table(ann, "french_tarot_v0", 3, "rules")
             time.sleep(0.8)
-            assert calls == [] and server.trims == 0  # nothing has gone yet: nothing to give back
+            assert calls == [] and server.workers.trims == 0  # nothing has gone yet: nothing to give back
             ann.send_text(json.dumps({"type": "leave"}))
             _wait(lambda: not server.room.tables)
             _wait(lambda: len(calls) == 1)

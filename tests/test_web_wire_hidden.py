@@ -218,7 +218,7 @@ def play(
         table: Table = server.room.tables[1]
         table.next_deal_options = {"deal": deal}
         script = Script(actions)
-        table._make_agent = lambda p, robot: script  # type: ignore[method-assign]
+        table.seats.make_agent = lambda p, robot: script  # type: ignore[method-assign]
         started = True
         send(ws, type="start")
         bad_sent = False

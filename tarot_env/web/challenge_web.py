@@ -187,7 +187,10 @@ class ChallengeStore:
             row = insert(results).values(
                 user_id=user_id, player=player, table_name=table, deal=deal, seat=seat, started=_now(), deal_set=deal_set
             )
-            return int(c.execute(row).inserted_primary_key[0])
+            key = c.execute(row).inserted_primary_key
+            if key is None:  # an insert of one row always has it; say so if the database did not
+                raise RuntimeError("the database returned no id for a new challenge result")
+            return int(key[0])
 
     def finish(self, rid: int, score: float, record: dict[str, Any]) -> None:
         with self.engine.begin() as c:
@@ -653,7 +656,7 @@ class ChallengeService:
             if job is None:
                 missing = [a for a in self.agents if a not in stored]
                 job = self.computing[key] = self.computer.submit(self._compute, deal_set, table, index, seat, missing, stored)
-                job.add_done_callback(lambda _, key=key: self._computed(key))
+                job.add_done_callback(self._done_callback(key))
         if wait is None:
             return None
         try:
@@ -663,6 +666,14 @@ class ChallengeService:
         except Exception:
             log.exception("tarot serve: the baselines of %s deal %s seat %s failed", table, index, seat)
             return None
+
+    def _done_callback(self, key: tuple[str, int, int]) -> Callable[[Future[Any]], None]:
+        """What a finished computation calls (a future passes itself; the key is this one's)."""
+
+        def done(_: Future[Any]) -> None:
+            self._computed(key)
+
+        return done
 
     def _computed(self, key: tuple[str, int, int]) -> None:
         with self.jobs_lock:
@@ -688,7 +699,7 @@ class ChallengeService:
             "title": f"{facts(env_id).title}, {seats} players",
             "deal_index": game.index,
             "seat": game.seat,
-            "seats": ["you" if s == game.seat else "robot (rules)" for s in range(seats)],
+            "seats": ["you" if s == game.seat else f"robot {s} (rules)" for s in range(seats)],  # named as the room names them
             "steps": game.steps,
             "over": game.over,
             "deal": deal_view(env_id, game.env, game.seat),

@@ -34,6 +34,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.pool import StaticPool
 
 from tarot_env.web.people import START_CHIPS, RoomError, User, check_name
@@ -109,7 +110,7 @@ def _now() -> str:
 
 
 def _write_ahead(dbapi_connection: Any, _record: Any) -> None:
-    """SQLite's write-ahead log, synced at checkpoints (``synchronous=NORMAL``): a commit no longer waits
+    """SQLite's write-ahead log, synced at checkpoints (``synchronous=NORMAL``): a commit does not wait
     for the disk, so a crowd arriving (a person created at each hello, in the one database thread) does
     not hold up the answers queued behind it; about 3x faster commits here. A killed server still leaves
     the database whole (the log is replayed); only a power cut may lose the last commits."""
@@ -117,6 +118,13 @@ def _write_ahead(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _new_id(result: CursorResult[Any]) -> int:
+    """The primary key of the row an ``insert`` made."""
+    key = result.inserted_primary_key
+    assert key is not None, "an insert made no row"
+    return int(key[0])
 
 
 class Store:
@@ -163,7 +171,7 @@ class Store:
         self.check_name_free(name)
         token = secrets.token_urlsafe(24)
         with self.engine.begin() as c:
-            uid = c.execute(insert(users).values(name=name, token=token, chips=START_CHIPS, xp=0, created=_now())).inserted_primary_key[0]
+            uid = _new_id(c.execute(insert(users).values(name=name, token=token, chips=START_CHIPS, xp=0, created=_now())))
         self._names()[name_key(name)] = (int(uid), name)
         return User(id=int(uid), name=name, token=token)
 
@@ -214,7 +222,7 @@ class Store:
         if record_id is not None:
             values["id"] = record_id
         with self.engine.begin() as c:
-            rid = c.execute(insert(records).values(**values)).inserted_primary_key[0]
+            rid = _new_id(c.execute(insert(records).values(**values)))
         return int(rid)
 
     def record(self, record_id: int) -> dict[str, Any] | None:
@@ -233,20 +241,19 @@ class Store:
     ) -> int:
         """One finished or annulled game, with a row per seat (``seats``: user_id or robot, total, winner, xp, chips_net)."""
         with self.engine.begin() as c:
-            gid = c.execute(
-                insert(games).values(
-                    table_id=table_id,
-                    game_no=game_no,
-                    env=env,
-                    deals=settings["deals"],
-                    settings=json.dumps(settings),
-                    official=result["official"],
-                    reason=result["reason"],
-                    cancelled=result["cancelled"],
-                    result=json.dumps(result),
-                    ended=_now(),
-                )
-            ).inserted_primary_key[0]
+            row = insert(games).values(
+                table_id=table_id,
+                game_no=game_no,
+                env=env,
+                deals=settings["deals"],
+                settings=json.dumps(settings),
+                official=result["official"],
+                reason=result["reason"],
+                cancelled=result["cancelled"],
+                result=json.dumps(result),
+                ended=_now(),
+            )
+            gid = _new_id(c.execute(row))
             for p, s in enumerate(seats):
                 c.execute(insert(game_players).values(game_id=gid, seat=p, **s))
         return int(gid)

@@ -3,11 +3,11 @@
 * Only official games count: a practice game, a game without a second person playing it (practice
   too: :data:`SOLO_REASON`), a cancelled game, and a game where two people at the table share an address
   give nobody anything. The second person is one who plays: present at the game's start, and at its end
-  not gone (abandoned) and with at least one of its deals played himself (room.Table.players). A person
-  seated but away, or whose every deal the clock or the robot played, is not one: two people from two
-  addresses, one of whom left at the start, were counted as an official game (issue 41).
+  not gone (abandoned) and with at least one of its deals played himself (game_end.players). A person
+  seated but away, or whose every deal the clock or the robot played, is not one: otherwise two people
+  from two addresses, one of whom left at the start, would make an official game.
 * The deals the clock (a time-out) or the robot (while he was away) played for a person earn him
-  nothing: his XP is scaled by the deals he played himself over the game's deals (room.Table._own_shares).
+  nothing: his XP is scaled by the deals he played himself over the game's deals (game_end.own_shares).
 * The winner gets 10 XP per player at the table (3 players: 30, 4 players: 40; robots are players
   at the table, they fill a seat), each loser 5.
 * The winner gets 10 XP more per deal beyond the first in the table's settings (a 3-deal game: +20).

@@ -1,19 +1,19 @@
-"""A robot's move, thought apart from the table: :class:`RobotJob` copies what the agent needs so that the
-server can think in a worker thread and apply the move under the room's lock only if the table has not
-moved on; :func:`robot_action` falls back to the rule-based robot where an agent fails.
-:class:`TableRobots` is that part of a :class:`~tarot_env.web.room.Table` (state there: ``agents``,
-``fallback``, ``steps``, ``fallbacks``, ``timeouts``)."""
+"""A table's robots: their agents, their moves thought apart from the table, and how they fared.
+
+:class:`RobotJob` copies what an agent needs so that the server can think in a worker thread and apply the
+move under the room's lock only if the table has not moved on; :func:`robot_action` falls back to the
+rule-based robot where an agent fails. :class:`Robots` is the table's part that owns the agents of a game
+(``table.robots``), the rule-based fallback, and the counts of the moves the fallback made."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from tarot_env.web.room import Table
+from tarot_env.agents import rule_agent
 
 log = logging.getLogger("tarot_env.web")
 
@@ -28,7 +28,7 @@ class RobotJob:
     and the rule-based fallback, and the table's step count when it was asked (its answer applies only
     if the table is still there)."""
 
-    table: Table
+    table_id: int
     seat: int
     why: str  # "robot" (a robot's seat, or a person away) or "time-out"
     steps: int
@@ -43,7 +43,7 @@ class RobotJob:
 
     @property
     def who(self) -> str:
-        return f"table {self.table.id} seat {self.seat} ({self.robot})"
+        return f"table {self.table_id} seat {self.seat} ({self.robot})"
 
     def fall_back(self) -> tuple[int, str | None]:
         """The rule-based robot's action, for an agent that did not answer in time (``"timeout"``)."""
@@ -69,39 +69,34 @@ def robot_action(agent: Any, fallback: Any, obs: dict[str, np.ndarray], who: str
     return int(np.asarray(fallback.act(obs["observation"], obs["action_mask"])).reshape(-1)[0]), failure
 
 
-class TableRobots:
-    """The robots' moves at a table: thought at once (the tests' clock) or by the server in a worker thread."""
+class Robots:
+    """The robots' agents of a table's game, seat -> agent (a person away plays with the rule-based
+    ``fallback``), and ``fallbacks``, seat -> its moves and how often the fallback moved instead (as the
+    arena counts them), and ``timeouts``: (seat, move) played at a person's time-out."""
 
-    def _play_for(self, p: int, now: float, why: str) -> None:
-        """A robot's move for seat ``p``, thought and played at once (the tests' clock; the server thinks
-        outside its lock with :meth:`robot_job` and :meth:`apply_robot`)."""
-        job = self.robot_job(p, why)
-        action, failure = job.think()
-        self.apply_robot(job, action, failure, now)
+    def __init__(self, env_id: str) -> None:
+        self.agents: dict[int, Any] = {}
+        self.fallback: Any = rule_agent(env_id)
+        self.fallbacks: dict[int, dict[str, int]] = {}
+        self.timeouts: list[tuple[int, str]] = []
 
-    def robot_job(self, p: int, why: str) -> RobotJob:
-        """What a robot needs to think of seat ``p``'s move, copied, so that it can think in a worker thread."""
-        obs = self.env.observe(self.env.unwrapped.agent_selection)
+    def bind(self, raw: Any) -> None:
+        """A new deal: the search agents sample from it, through their seats' beliefs."""
+        for agent in (*self.agents.values(), self.fallback):
+            if hasattr(agent, "bind"):
+                agent.bind(raw)
+
+    def job(self, table_id: int, seat: int, why: str, steps: int, env: Any, robot: str | None) -> RobotJob:
+        """What a robot needs to think of ``seat``'s move in ``env``, copied, so that it can think in a worker thread."""
+        obs = env.observe(env.unwrapped.agent_selection)
         obs = {k: np.array(v, copy=True) for k, v in obs.items()}
-        agent = self.agents.get(p, self.fallback)
-        return RobotJob(self, p, why, self.steps, agent, self.fallback, obs, self.seats[p].robot or "rules")
+        agent = self.agents.get(seat, self.fallback)
+        return RobotJob(table_id, seat, why, steps, agent, self.fallback, obs, robot or "rules")
 
-    def apply_robot(self, job: RobotJob, action: int, failure: str | None, now: float) -> bool:
-        """Play the move ``job`` thought of, if the table has not moved on meanwhile; whether it was played."""
-        p = job.seat
-        if self.steps != job.steps or self.state != "playing" or self.turn != p:
-            return False
-        if job.why == "robot" and not self.seats[p].bot_plays:  # the person came back while it thought
-            return False
-        counts = self.fallbacks.setdefault(p, {"moves": 0, "exception": 0, "illegal": 0, "timeout": 0, "fallback": 0})
+    def count(self, seat: int, failure: str | None) -> None:
+        """One move of ``seat``'s robot, and how its agent failed when the fallback moved instead."""
+        counts = self.fallbacks.setdefault(seat, {"moves": 0, "exception": 0, "illegal": 0, "timeout": 0, "fallback": 0})
         counts["moves"] += 1
         if failure is not None:
             counts[failure] += 1
             counts["fallback"] += 1
-        self.env.step(action)
-        if self.seats[p].person:
-            self.clock_moves[p] += 1
-        if job.why == "time-out":
-            self.timeouts.append((p, self.env.unwrapped.action_to_string(action)))
-        self._after_step(p, action, now, by=job.why)
-        return True

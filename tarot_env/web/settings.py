@@ -1,16 +1,17 @@
 """A table's settings (the rules page, "Impostazioni del tavolo"): their ranges, the check of the
-owner's changes, and what may change when. :class:`TableSettings` is the part of a
-:class:`~tarot_env.web.room.Table` that keeps them and its invitation link."""
+owner's changes, and what may change when. :class:`TableOptions` is the table's part that owns them and
+its invitation link (``table.options``); the table checks that the one changing them is its owner."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
 
-from tarot_env.web.people import RoomError, User
+from tarot_env.web.people import RoomError
 
 
 @dataclass(frozen=True)
@@ -39,13 +40,13 @@ LIMITS: dict[str, tuple[type, float | None, float | None]] = {
 
 
 #: what may change between two deals of a game: who may watch or join later. The others (the deals, the
-#: time per turn, what the game is played for) are fixed from the game's start to its end: an owner ahead
-#: after two deals could otherwise cut a 20-deal game short (issue 30)
+#: time per turn, what the game is played for) are fixed from the game's start to its end, so that an owner
+#: ahead after two deals cannot cut a 20-deal game short
 BETWEEN_DEALS = ("private", "spectators")
 
 
 #: the largest magnitude a number in the settings may have before its range is checked: a number of
-#: thousands of digits is refused by its size (numpy's isfinite overflowed on it: "the server failed")
+#: thousands of digits is refused by its size (numpy's isfinite overflows on it)
 _HUGE = 10**12
 
 
@@ -78,22 +79,26 @@ def check_settings(changes: Any) -> dict[str, Any]:
     return out
 
 
-class TableSettings:
-    """The table's settings and invitation, changed by its owner (state in :class:`~tarot_env.web.room.Table`:
-    ``settings``, ``invite``)."""
+class TableOptions:
+    """A table's settings and its invitation link (``log``: the table's log)."""
 
-    def changed_settings(self) -> list[str]:
+    def __init__(self, log: Callable[[str], None]) -> None:
+        self._log = log
+        self.settings = Settings()
+        self.invite = secrets.token_urlsafe(12)
+
+    def changed(self) -> list[str]:
         """The settings the owner set away from the defaults: marked on the page (the rules page's red icon)."""
         default = Settings()
         return [f.name for f in fields(Settings) if getattr(self.settings, f.name) != getattr(default, f.name)]
 
-    def change_settings(self, user: User, changes: Any) -> None:
-        """The owner changes settings before a game, between games, or (some of them) between deals."""
-        self._need_owner(user, "change the settings")
+    def change(self, changes: Any, state: str) -> None:
+        """The owner's ``changes``, checked, at a table in ``state``: before a game, between games, or (some of
+        them) between deals; :class:`RoomError` (nothing changed) otherwise."""
         new = check_settings(changes)
-        if self.state == "playing":
+        if state == "playing":
             raise RoomError("the settings change before a game or between deals, not during a deal")
-        if self.state == "between":
+        if state == "between":
             locked = [k for k in new if k not in BETWEEN_DEALS and new[k] != getattr(self.settings, k)]
             if locked:
                 raise RoomError(
@@ -103,10 +108,9 @@ class TableSettings:
         changed = {k: v for k, v in new.items() if getattr(self.settings, k) != v}
         self.settings = replace(self.settings, **new)
         if changed:
-            self.log("the owner changed " + ", ".join(f"{k} to {v}" for k, v in changed.items()))
+            self._log("the owner changed " + ", ".join(f"{k} to {v}" for k, v in changed.items()))
 
-    def renew_invite(self, user: User) -> None:
-        """The owner makes a new invitation: the old link no longer admits anyone (the people seated stay)."""
-        self._need_owner(user, "renew the invitation")
+    def renew_invite(self) -> None:
+        """A new invitation: the old link no longer admits anyone (the people seated stay)."""
         self.invite = secrets.token_urlsafe(12)
-        self.log("the owner renewed the invitation link")
+        self._log("the owner renewed the invitation link")

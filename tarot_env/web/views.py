@@ -507,9 +507,9 @@ def score_view(env_id: str, raw: Any) -> dict[str, Any]:
                 }
             )
         if shown:
-            terms.append({"what": "poignées in all", "how": "", "points": int(t["poignees"])})
-        if str(info["chelem"]) != "none":
-            terms.append({"what": f"chelem ({str(info['chelem']).replace('_', ' ')})", "how": "", "points": int(t["chelem"])})
+            terms.append({"what": "poignées in all", "how": "not multiplied", "points": int(t["poignees"])})
+        if str(info["chelem"]) != "none":  # not multiplied by the contract either: a line of its own
+            terms.append({"what": f"chelem ({str(info['chelem']).replace('_', ' ')})", "how": "not multiplied", "points": int(t["chelem"])})
         out.update(
             taker=int(info["taker"]),
             partner=partner if partner >= 0 and partner != int(info["taker"]) else None,

@@ -6,6 +6,7 @@ import { face as cardFace } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 let current = null; // the last deal view the server sent
+let chelemAsked = false; // the chelem's button was pressed: its confirmation shows
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -31,7 +32,8 @@ function cardEl(c) {
   return b;
 }
 
-function seatName(p) { return current.seats[p] === "you" ? "you" : `seat ${p} (robot)`; }
+// the seat's name as the server gives it: "you", or the robot's ("robot 1 (rules)", as the room names one)
+function seatName(p) { return current.seats[p] || `seat ${p}`; }
 
 function showError(text) { $("error").textContent = text || ""; }
 
@@ -74,7 +76,7 @@ function renderPublic(d) {
   if (d.last_trick) {
     const row = el("div", { class: "cards" });
     for (const p of d.last_trick.cards) row.append(el("span", { class: "played" }, cardEl(p.card), seatName(p.seat)));
-    box.append(el("p", {}, `Last trick (won by ${seatName(d.last_trick.winner)}):`), row);
+    box.append(el("p", {}, `Last trick, won by ${seatName(d.last_trick.winner)}:`), row);
   }
 }
 
@@ -92,10 +94,21 @@ function render(data) {
   $("prompt").textContent = data.over ? "The deal is over." : d.prompt || "";
   const moves = $("moves");
   moves.replaceChildren();
-  for (const m of d.moves || []) {
+  const all = d.moves || [];
+  if (!all.some((m) => m.verb === "chelem")) chelemAsked = false;
+  // a chelem is announced in two steps (its button asks, Yes sends), after "No chelem", which takes the focus first
+  for (const m of [...all.filter((x) => x.verb !== "chelem"), ...all.filter((x) => x.verb === "chelem")]) {
     if (m.card !== null && (d.hand || []).some((c) => c.name === m.card)) continue; // a card of the hand: click it
-    const b = el("button", { type: "button", title: m.help || "" }, m.label || m.text);
-    b.addEventListener("click", () => move(m.action));
+    if (m.verb === "chelem" && chelemAsked) {
+      const yes = el("button", { type: "button", id: "chelem-confirm" }, "Yes, announce a chelem");
+      yes.addEventListener("click", () => { chelemAsked = false; move(m.action); });
+      const no = el("button", { type: "button", id: "chelem-cancel" }, "Cancel");
+      no.addEventListener("click", () => { chelemAsked = false; render(current); });
+      moves.append(el("span", { class: "confirm-box" }, el("span", {}, "Announce a chelem? You must then win every trick: +400 if you do, −200 if you fail. "), yes, no));
+      continue;
+    }
+    const b = el("button", { type: "button", title: m.help || "", "data-verb": m.verb || "" }, m.label || m.text);
+    b.addEventListener("click", m.verb === "chelem" ? () => { chelemAsked = true; render(current); $("chelem-confirm").focus(); } : () => move(m.action));
     moves.append(b);
   }
   const hand = $("hand");
@@ -111,13 +124,16 @@ function render(data) {
     hand.append(b);
   }
   const first = hand.querySelector(".legal") || moves.querySelector("button");
-  if (first && !data.over) first.focus();
+  if (first && !data.over && !chelemAsked) first.focus();
   $("result").hidden = !data.over;
   if (data.over) {
     $("score").textContent = `Your score on this deal: ${data.score}`;
     $("lines").replaceChildren(...data.lines.map((line) => el("li", {}, line)));
     // the deal's score as the rules compute it (public at the end): French terms, or each side's points by kind
     const sc = d.score || {};
+    const took = frenchHeadline(sc); // who took, what, and whether the contract was made
+    $("took").textContent = took;
+    $("took").hidden = !took;
     const items = (sc.terms || []).map((t) => `${t.what}${t.how ? ` (${t.how})` : ""}${t.points !== null ? `: ${t.points}` : ""}`);
     for (const r of sc.rows || []) items.push(`${r.what}: ${r.points.join(" / ")}`);
     if (sc.total) items.push(`total: ${sc.total.join(" / ")}`);
@@ -126,6 +142,15 @@ function render(data) {
     // the agents' scores on a deal nobody played before are computed when it starts: asked again until known
     if (data.comparison === null) setTimeout(() => call("state", { token: token() }).then((again) => { if (current && current.deal_index === again.deal_index && current.table === again.table) render(again); }).catch(() => {}), 3000);
   }
+}
+
+/** A French deal's result in one line, as the room says it: who took, his points against the threshold. */
+function frenchHeadline(sc) {
+  if (sc.game !== "french" || sc.taker === undefined) return "";
+  const bouts = `${sc.bouts} bout${sc.bouts === 1 ? "" : "s"}`;
+  const partner = sc.partner !== null && sc.partner !== undefined ? ` with ${seatName(sc.partner)}` : "";
+  const who = sc.taker === current.seat ? "You" : seatName(sc.taker);
+  return `${who} took a ${sc.contract}${partner}: ${sc.attack_points} points with ${bouts}, ${sc.threshold} needed — contract ${sc.made ? "made" : "lost"}.`;
 }
 
 async function start() {

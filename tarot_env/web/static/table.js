@@ -55,6 +55,7 @@ function showError(text) {
 
 function show(section) {
   for (const id of ["home", "lobby", "table", "leaderboard"]) $(id).hidden = id !== section;
+  document.body.classList.toggle("at-table", section === "table"); // the table fills the window (table.css)
   if (section === "home") loadLeaders();
 }
 
@@ -240,6 +241,7 @@ function place(t, p) {
 let aside = []; // the cards chosen for the écart or the discard, not yet sent (undo takes them back)
 let sending = []; // the chosen cards being sent, one move per table message
 let collected = null; // the number of the last trick drawn going to its winner
+let chelemAsked = null; // the deal ("table/game/deal") whose chelem button was pressed: its confirmation shows
 
 function renderTable(t) {
   const youSeat = t.you;
@@ -248,14 +250,17 @@ function renderTable(t) {
   $("table-state").textContent = `${t.state}${t.game_no ? ` — game ${t.game_no}, deals played ${t.deal_no}/${t.settings.deals}` : ""}` + (t.practice ? ` — ${t.practice}` : t.settings.chips ? ` — for ${t.settings.stake} chips` : " — for points");
   $("settings-button").classList.toggle("changed", t.changed.length > 0);
   $("settings-button").title = t.changed.length ? `changed by the owner: ${t.changed.join(", ")}` : "table settings";
-  $("invite-box").hidden = !t.invite;
+  // the invitation link, to the owner, while it can bring someone: a seat to fill, or a private table to watch
+  // (a guest alone with robots at a full table has nobody to invite)
+  $("invite-box").hidden = !(t.invite && (t.seats.some((s) => s.kind === "empty") || (t.private && t.spectators)));
   if (t.invite) $("invite-link").value = `${location.origin}/#table=${t.id}&invite=${t.invite}`;
   renderSettings(t);
   renderOwnerBar(t);
   const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest("#hand .card, #moves button, #aside-bar button") : null;
   const focusKey = focused ? (focused.dataset.card || focused.id || focused.dataset.action) : null;
 
-  // seats around the felt
+  // seats around the felt (a grid: table.css places each seat and each card of the trick by its place)
+  $("felt").dataset.players = String(t.seats.length);
   const seats = $("seats");
   seats.replaceChildren();
   t.seats.forEach((s) => {
@@ -290,7 +295,7 @@ function renderTable(t) {
   let contract = "";
   if (deal && deal.contract) {
     const c = deal.contract;
-    contract = `${seatName(t, c.taker)} ${deal.game === "french" ? "took" : "plays alone:"} ${c.name.replace("_", " ")}` + (c.called ? `, called ${c.called}` : "") + (c.partner !== undefined ? ` (partner ${seatName(t, c.partner)})` : "");
+    contract = `${seatName(t, c.taker)} ${deal.game === "french" ? "took" : "plays alone:"} ${c.name.replace("_", " ")}` + (c.chelem ? ", chelem announced" : "") + (c.called ? `, called ${c.called}` : "") + (c.partner !== undefined ? ` (partner ${seatName(t, c.partner)})` : "");
   }
   if (deal && deal.sides) contract += (contract ? " — " : "") + deal.sides.map((side) => side.map((p) => seatName(t, p)).join(" & ")).join(" against ");
   $("contract").textContent = contract;
@@ -338,11 +343,20 @@ function renderTable(t) {
       hand.append(b);
     }
   }
-  $("moves").replaceChildren(...moves.filter((m) => !(m.card && cardMoves.has(m.card))).map((m) => {
-    const b = el("button", { type: "button", class: "move", "data-action": String(m.action), title: m.help || "", onclick: () => { $("refusal").textContent = ""; send({ type: "move", action: m.action }); } }, m.label || m.text);
+  // a chelem is announced in two steps: its button asks for a confirmation in the page, only Yes sends it
+  // (and it comes after "No chelem", which takes the focus first)
+  const dealKey = `${t.id}/${t.game_no}/${t.deal_no}`;
+  if (!moves.some((m) => m.verb === "chelem")) chelemAsked = null;
+  const shown = moves.filter((m) => !(m.card && cardMoves.has(m.card)));
+  const ordered = [...shown.filter((m) => m.verb !== "chelem"), ...shown.filter((m) => m.verb === "chelem")];
+  $("moves").replaceChildren(...ordered.map((m) => {
+    if (m.verb === "chelem" && chelemAsked === dealKey) return chelemConfirm(m);
+    const go = m.verb === "chelem" ? () => { chelemAsked = dealKey; renderTable(current.table); $("chelem-confirm").focus(); } : () => { $("refusal").textContent = ""; send({ type: "move", action: m.action }); };
+    const b = el("button", { type: "button", class: "move", "data-action": String(m.action), "data-verb": m.verb || "", title: m.help || "", onclick: go }, m.label || m.text);
     return m.help ? el("span", { class: "move-box" }, b, el("small", { class: "move-help" }, m.help)) : b;
   }));
   renderAside(asideNeed);
+  layoutHand();
   const priv = [];
   if (deal && deal.ecart) priv.push(`your écart: ${deal.ecart.map((c) => c.name).join(" ")}`);
   else if (deal && deal.ecart_trumps) priv.push(`trumps in the taker's écart (shown): ${deal.ecart_trumps.map((c) => c.name).join(" ")}`);
@@ -365,6 +379,29 @@ function renderTable(t) {
   $("scores").textContent = `totals: ${t.seats.map((s) => `${seatName(t, s.seat)} ${t.totals[s.seat]}`).join(", ")}`;
   $("events").replaceChildren(...t.events.map((e) => el("li", {}, words(t, e))));
   $("records").replaceChildren(...(t.records.length ? [el("span", {}, "Deal records (replay with tarot replay FILE): "), ...t.records.map((r) => el("a", { href: `/api/records/${r}`, download: `record${r}.json` }, `#${r} `))] : []));
+}
+
+/** The chelem's confirmation, in place of its button: what it promises, Yes (sends it) and Cancel. */
+function chelemConfirm(m) {
+  const yes = el("button", { type: "button", class: "move", id: "chelem-confirm", "data-action": String(m.action), "data-verb": "chelem", onclick: () => { chelemAsked = null; $("refusal").textContent = ""; send({ type: "move", action: m.action }); } }, "Yes, announce a chelem");
+  const no = el("button", { type: "button", id: "chelem-cancel", onclick: () => { chelemAsked = null; renderTable(current.table); } }, "Cancel");
+  return el("span", { class: "confirm-box", role: "group", "aria-label": "confirm the chelem" },
+    el("span", { class: "question" }, "Announce a chelem? You must then win every trick: +400 if you do, −200 if you fail."), yes, no);
+}
+
+/** The hand's columns: one row of cards, or two (on a narrow screen) when one row would overlap them so
+ * much that a card showed less than half its width or its name ran into the next one's; the cards overlap,
+ * the last of a row whole. */
+function layoutHand() {
+  const hand = $("hand");
+  const n = hand.childElementCount;
+  if (!n) { hand.style.gridTemplateColumns = ""; return; }
+  const width = hand.clientWidth;
+  const cw = parseFloat(getComputedStyle(hand.firstElementChild).width) || 60;
+  const label = Math.max(0, ...[...hand.querySelectorAll(".card .name")].map((e) => e.getBoundingClientRect().width)) + 3;
+  const fits = (k) => k <= 1 || (width - cw) / (k - 1) >= Math.max(cw * 0.52, label);
+  const perRow = !width || fits(n) ? n : Math.ceil(n / 2);
+  hand.style.gridTemplateColumns = perRow > 1 ? `repeat(${perRow - 1}, minmax(0, var(--hand-cw))) var(--hand-cw)` : "var(--hand-cw)";
 }
 
 /** The finished trick's cards drawn in the middle, then moved off toward its winner's seat. */
@@ -436,7 +473,8 @@ function dealResult(t) {
     const bouts = `${score.bouts} bout${score.bouts === 1 ? "" : "s"}`;
     box.append(el("p", { class: "headline" }, `${n(score.taker)} took a ${score.contract}` + (score.partner !== null ? ` with ${n(score.partner)}` : "") + `: ${score.attack_points} points with ${bouts}, ${score.threshold} needed — contract ${score.made ? "made" : "lost"}.`));
     const rows = score.terms.map((term) => el("tr", {}, el("td", {}, (term.seat !== undefined ? `${n(term.seat)}: ` : "") + term.what), el("td", {}, term.how), el("td", { class: "num" }, term.points === null ? "" : signed(term.points))));
-    rows.push(el("tr", { class: "sum" }, el("td", {}, `score of the attack (×${score.multiplier} for a ${score.contract})`), el("td", {}, ""), el("td", { class: "num" }, signed(score.unit))));
+    // the contract and petit au bout are multiplied (×2 for a garde: their lines say so), the poignées and the chelem are not
+    rows.push(el("tr", { class: "sum" }, el("td", {}, "score of the attack"), el("td", {}, "added up"), el("td", { class: "num" }, signed(score.unit))));
     box.append(el("table", { class: "breakdown" }, el("tbody", {}, ...rows)));
   } else {
     const sides = score.sides || [];
@@ -474,6 +512,10 @@ function renderLegend(t) {
   );
 }
 
+// what may change between two deals of a game (settings.BETWEEN_DEALS): the rest is fixed until the game ends
+const BETWEEN_DEALS = ["private", "spectators"];
+let settingsState = null; // the table's state when the settings were last drawn
+
 function renderSettings(t) {
   const panel = $("settings-panel");
   const editable = t.owner_is_you && t.state !== "playing";
@@ -481,8 +523,9 @@ function renderSettings(t) {
     const input = el("input", { type, id: `set-${key}`, "data-setting": key });
     if (type === "checkbox") input.checked = t.settings[key];
     else { input.value = String(t.settings[key]); [input.min, input.max] = LIMITS[key].map(String); input.step = step; }
-    input.disabled = !editable;
-    return el("div", { class: t.changed.includes(key) ? "changed" : "" }, el("label", {}, `${label} `, input), t.changed.includes(key) ? " (changed)" : "");
+    const fixed = t.state === "between" && !BETWEEN_DEALS.includes(key);
+    input.disabled = !editable || fixed;
+    return el("div", { class: t.changed.includes(key) ? "changed" : "" }, el("label", {}, `${label} `, input), t.changed.includes(key) ? " (changed)" : "", editable && fixed ? el("span", { class: "fixed" }, " (fixed until the game ends)") : "");
   });
   const children = [...rows];
   if (editable) {
@@ -498,7 +541,10 @@ function renderSettings(t) {
       },
     }, "Save settings"));
   }
-  const open = !panel.hidden;
+  children.push(el("button", { type: "button", id: "close-settings", onclick: () => { $("settings-panel").hidden = true; } }, "Close"));
+  // open until closed (⚙ or Close), or until a deal starts: the settings do not change during one
+  const open = !panel.hidden && !(t.state === "playing" && settingsState !== "playing");
+  settingsState = t.state;
   panel.replaceChildren(...children);
   panel.hidden = !open;
 }
@@ -621,6 +667,7 @@ function start() {
   $("nav-help").addEventListener("click", () => $("help").showModal());
   $("settings-button").addEventListener("click", () => { $("settings-panel").hidden = !$("settings-panel").hidden; });
   $("leave").addEventListener("click", () => { send({ type: "leave" }); current = null; show("lobby"); });
+  if (window.ResizeObserver) new ResizeObserver(() => layoutHand()).observe($("hand-box"));
   loadLeaders();
   setInterval(tick, 200);
   connect();
