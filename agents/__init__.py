@@ -7,7 +7,7 @@ from typing import Any
 
 from tarot_env.agents.trained import TABLES, available, pretrained
 
-from tarot_env.tables import facts
+from tarot_env.env_facts import facts
 
 
 def rule_agent(env_id: str, target: int | None = None) -> Any:

@@ -19,15 +19,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tarot_env.tables import TABLES as ENV_TABLES
-from tarot_env.tables import facts
+from tarot_env.env_facts import LEADERBOARD_TABLES, facts
 
 #: how to install what a trained agent needs
 TRAIN_EXTRA = 'pip install "tarot_env[train]"'
 
 #: every table of the benchmark: (env id, player count or None for the game's only count), named
-#: by the env's row of :mod:`tarot_env.tables` (``<env_id>_<n>p`` where a game has several counts)
-TABLES: dict[str, tuple[str, int | None]] = ENV_TABLES
+#: by the env's row of :mod:`tarot_env.env_facts` (``<env_id>_<n>p`` where a game has several counts)
+TABLES: dict[str, tuple[str, int | None]] = LEADERBOARD_TABLES
 
 
 #: tables played by another table's model: a one-hand episode of Quattro Scartate is an Ottocento

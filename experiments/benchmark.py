@@ -43,7 +43,7 @@ import numpy as np
 import tarot_env
 from tarot_env._jit import JIT_AVAILABLE
 from tarot_env._threads import wait_policy
-from tarot_env.tables import ENVS, facts
+from tarot_env.env_facts import ENVS, facts
 
 #: configurations measured per env id through the AEC API: every player count of a game of several
 #: (the others are measured at their one count, ``[{}]``)

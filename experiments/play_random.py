@@ -12,11 +12,11 @@ import argparse
 from tarot_env.agents.random_agent import RandomAgent
 
 import tarot_env
-from tarot_env.tables import facts
+from tarot_env.env_facts import facts
 
 
 def configs(env_id: str) -> list[dict]:
-    """The configurations played for ``env_id`` (one deal each), read from its row of :mod:`tarot_env.tables`.
+    """The configurations played for ``env_id`` (one deal each), read from its row of :mod:`tarot_env.env_facts`.
 
     A game of one player count is made without ``num_players``. Where the episode is one deal
     (French Tarot), each count is dealt: they are variants of the rules (the 3-player deal, the

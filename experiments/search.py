@@ -187,7 +187,7 @@ def classes(
     per class (module docstring); cells already in ``out/classes_<table>/`` are read, not played again."""
     from tarot_env.agents.pimc import CLASSES
 
-    from tarot_env.tables import facts
+    from tarot_env.env_facts import facts
 
     env_id, _ = TABLES[table]
     family = "french" if facts(env_id).french else "tarocchino"

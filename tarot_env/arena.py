@@ -32,9 +32,9 @@ import tarot_env
 from tarot_env.agents import rule_agent
 from tarot_env.agents.factory import AgentCouldNotPlayError
 from tarot_env.agents.random_agent import RandomAgent
+from tarot_env.env_facts import ENVS
 from tarot_env.rules.bolognese.game_specs import GameSpec
 from tarot_env.rules.results import NOT_PLAYED
-from tarot_env.tables import ENVS
 
 DEAL_SET_VERSION = 1
 DEFAULT_SEED = 0

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from tarot_env.tables import facts
+from tarot_env.env_facts import facts
 
 #: the longest time per move accepted, in seconds (a day): beyond it a limit means nothing, and
 #: ``select()`` overflows on ``inf``
@@ -81,7 +81,7 @@ def seconds(text: str) -> float:
 
 def players_error(env_id: str, players: int) -> str | None:
     """Why ``--players`` cannot be ``players`` for this game, or ``None`` when it can (the counts
-    are the env's row of :mod:`tarot_env.tables`)."""
+    are the env's row of :mod:`tarot_env.env_facts`)."""
     row = facts(env_id)
     if players in row.player_counts:
         return None

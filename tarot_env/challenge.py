@@ -42,8 +42,8 @@ import numpy as np
 import tarot_env
 from tarot_env.agents import rule_agent
 from tarot_env.agents.trained import TABLES as ALL_TABLES
+from tarot_env.env_facts import ENV_IDS, ENVS
 from tarot_env.rules.results import NOT_PLAYED
-from tarot_env.tables import ENV_IDS, ENVS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the benchmark's committed deal sets (protocol v1), read only

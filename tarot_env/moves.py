@@ -3,7 +3,7 @@
 Both front ends show a player his legal moves in the order of his hand and tell him why a move
 was refused; the terminal (``tarot play``) and the web room must say the same thing, so they read
 it here rather than one from the other. Below the front ends, above the envs: it reads an env's
-``legal_actions`` and ``action_to_string`` and the deck of :mod:`tarot_env.tables`.
+``legal_actions`` and ``action_to_string`` and the deck of :mod:`tarot_env.env_facts`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from tarot_env.cards.deck import Deck
-from tarot_env.tables import facts
+from tarot_env.env_facts import facts
 
 #: the action verbs that take a card: a card typed alone gets the verb of the decision
 CARD_VERBS = ("play", "discard", "call", "show", "give")

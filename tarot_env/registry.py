@@ -26,9 +26,9 @@ import functools
 import importlib
 from typing import Any
 
-from tarot_env.tables import ENVS
+from tarot_env.env_facts import ENVS
 
-#: env id -> module exposing ``env()`` / ``raw_env()`` (each env's row of :mod:`tarot_env.tables`)
+#: env id -> module exposing ``env()`` / ``raw_env()`` (each env's row of :mod:`tarot_env.env_facts`)
 _MODULES = {env_id: row.module for env_id, row in ENVS.items()}
 ENV_IDS: tuple[str, ...] = tuple(_MODULES)
 

@@ -36,7 +36,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from tarot_env.tables import ENV_IDS, facts
+from tarot_env.env_facts import ENV_IDS, facts
 
 
 def cases(env_ids: list[str] | None = None) -> list[tuple[str, int]]:

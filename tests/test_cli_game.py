@@ -21,8 +21,8 @@ from test_cli import FINAL, PROMPT, legal_moves, run, saved_record, spawn
 
 import tarot_env
 from tarot_env.cli import views
+from tarot_env.env_facts import facts
 from tarot_env.rules.french.scoring import score_terms
-from tarot_env.tables import facts
 
 
 def replayed(record: dict[str, Any]) -> tuple[Any, dict[str, Any], np.ndarray | None]:

@@ -139,9 +139,9 @@ def test_action_groups_cover_every_action_once():
 def test_documented_env_options_are_the_env_signature():
     import inspect
 
+    from tarot_env.env_facts import ENV_OPTIONS
     from tarot_env.envs.french_tarot import FrenchTarotEnv
     from tarot_env.envs.tarocchino import TarocchinoEnv
-    from tarot_env.tables import ENV_OPTIONS
 
     for cls, skip in ((FrenchTarotEnv, {"self", "num_players", "rules"}), (TarocchinoEnv, {"self", "game", "num_players", "rules"})):
         params = inspect.signature(cls.__init__).parameters

@@ -6,7 +6,7 @@ one, never a higher one, and the three front ends of layer 7 import none of each
     0 base        tarot_env._version, .errors, ._jit, ._threads
     1 cards       tarot_env.cards
     2 rules       tarot_env.rules
-    3 facts       tarot_env.tables, tarot_env.encoding
+    3 facts       tarot_env.env_facts, tarot_env.encoding
     4 envs        tarot_env.envs, .vector, .wrappers, .registry, .records, .rllib, .belief, .moves,
                   the env modules tarot_env.<game>_v0, the package root
     5 agents      tarot_env.agents (the repository's agents/)
@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (0, ("tarot_env._version", "tarot_env.errors", "tarot_env._jit", "tarot_env._threads")),
     (1, ("tarot_env.cards",)),
     (2, ("tarot_env.rules",)),
-    (3, ("tarot_env.tables", "tarot_env.encoding")),
+    (3, ("tarot_env.env_facts", "tarot_env.encoding")),
     (
         4,
         (
@@ -314,7 +314,7 @@ def test_the_scan_sees_function_level_relative_and_from_imports(tmp_path, monkey
     assert ("tarot_env.arena", 4) in found and ("tarot_env", 4) in found
     assert all(not m.startswith("numpy") for m, _ in found)
     assert layer_of("tarot_env.cli.play") > layer_of("tarot_env.rules.m")
-    assert imports("tarot_env.rules.bolognese", _init(tmp_path, "from ... import tables\n")) == [("tarot_env.tables", 1)]
+    assert imports("tarot_env.rules.bolognese", _init(tmp_path, "from ... import env_facts\n")) == [("tarot_env.env_facts", 1)]
 
 
 def _init(tmp_path: Path, text: str) -> Path:
@@ -326,7 +326,7 @@ def _init(tmp_path: Path, text: str) -> Path:
 
 def test_the_map_places_the_layers_in_order():
     assert layer_of("tarot_env") == layer_of("tarot_env.ottocento_v0") == layer_of("tarot_env.envs.tarocchino") == 4
-    assert layer_of("tarot_env.tables") < layer_of("tarot_env.moves") < layer_of("tarot_env.agents.factory")
+    assert layer_of("tarot_env.env_facts") < layer_of("tarot_env.moves") < layer_of("tarot_env.agents.factory")
     assert layer_of("tarot_env.arena") < layer_of("tarot_env.experiments.arena") < layer_of("tarot_env.command")
     assert front_end("tarot_env.web.room") != front_end("tarot_env.cli.play") and front_end("tarot_env.arena") is None
     with pytest.raises(KeyError):
@@ -339,7 +339,7 @@ FAMILY_WORDS = ("french", "tarocchino", "bolognese")
 
 
 def _names_an_env(value: object) -> bool:
-    from tarot_env.tables import ENVS
+    from tarot_env.env_facts import ENVS
 
     if isinstance(value, str):
         v = value.lower()
@@ -385,15 +385,15 @@ def family_by_name(tree: ast.AST) -> list[tuple[int, str]]:
 
 
 def test_no_module_but_the_table_asks_a_family_by_name():
-    """Which family (or which env) a table plays is read from its row of tarot_env.tables
+    """Which family (or which env) a table plays is read from its row of tarot_env.env_facts
     (``facts(env_id).french``, ``.spec``, ``.partners``), never by comparing its id or name to a literal."""
     bad = []
     for module, path in MODULES.items():
-        if module == "tarot_env.tables":
+        if module == "tarot_env.env_facts":
             continue
         for line, code in family_by_name(ast.parse(path.read_text(), str(path))):
             bad.append(f"{path.relative_to(ROOT)}:{line}: {code}")
-    assert not bad, f"{len(bad)} family or env asked by name outside tarot_env/tables.py:\n" + "\n".join(bad)
+    assert not bad, f"{len(bad)} family or env asked by name outside tarot_env/env_facts.py:\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize(

@@ -1010,7 +1010,7 @@ def test_mattazza_is_played_by_4_by_default():
     assert out.observations.shape == (8, tarot_env.make("mattazza_v0", num_players=4).encoder.size)
     single = gymnasium.make(tarot_env.GYMNASIUM_IDS["mattazza_v0"])
     assert single.unwrapped.env.num_players == 4
-    from tarot_env.tables import facts
+    from tarot_env.env_facts import facts
 
     assert facts("mattazza_v0").default_players == 4  # what tarot play and the room seat
     assert facts("mattazza_v0").players_text() == "3 to 6 (default 4)"  # what tarot list prints

@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 
 import tarot_env
 from tarot_env.cards.deck import TRUMP_SUIT
-from tarot_env.tables import facts, is_french
+from tarot_env.env_facts import facts, is_french
 from tarot_env.web.app import create_app
 from tarot_env.web.room import Room, Table
 

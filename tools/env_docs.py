@@ -16,7 +16,7 @@ rewrite (an installed wheel's are not to be edited), and nothing at run time nee
 modules carry their docstrings as literals, the web room and the warm-up make their envs with
 :func:`tarot_env.warmup.make_env`. Only this command line and ``tests/test_env_docs.py`` read it;
 ``tests/test_layers.py`` checks that no module of the package imports it. It reads the package
-like any user of it (the env facts of :mod:`tarot_env.tables`, the envs, the registry), so it
+like any user of it (the env facts of :mod:`tarot_env.env_facts`, the envs, the registry), so it
 runs wherever ``tarot_env`` imports (the editable install ``make`` sets up).
 """
 
@@ -28,7 +28,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from tarot_env.tables import facts
+from tarot_env.env_facts import facts
 
 #: the section headings every env module's docstring has, in order (PettingZoo's classic envs)
 SECTIONS = (
@@ -55,7 +55,7 @@ HEADER_ROWS = (
 
 
 def game_of(env_id: str) -> str:
-    """The rules' name of the env's game (its row of :mod:`tarot_env.tables`)."""
+    """The rules' name of the env's game (its row of :mod:`tarot_env.env_facts`)."""
     return facts(env_id).game
 
 
@@ -202,7 +202,7 @@ def _wrap(text: str) -> str:
 
 def options_list(env_id: str) -> str:
     """Every keyword of ``env()``: the env options, then the game's rules options, with defaults and values."""
-    from tarot_env.tables import ENV_OPTIONS
+    from tarot_env.env_facts import ENV_OPTIONS
 
     items = []
     counts = player_counts(env_id)

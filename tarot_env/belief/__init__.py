@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from tarot_env.belief.deal import NoConsistentDealError
-from tarot_env.tables import facts
+from tarot_env.env_facts import facts
 
 __all__ = ["NoConsistentDealError", "family", "sample", "sample_hands", "view"]
 

@@ -1,6 +1,6 @@
 """``tarot list``: the env ids, their player counts and every option with its default and allowed values.
 
-The facts are the env's row of :mod:`tarot_env.tables`, made from where the rules keep them
+The facts are the env's row of :mod:`tarot_env.env_facts`, made from where the rules keep them
 (:class:`FrenchTarotConfig` and its checks, the Tarocchino ``OPTIONS`` table), so the listing
 cannot drift from what ``make`` accepts.
 """
@@ -11,7 +11,7 @@ import argparse
 import textwrap
 
 import tarot_env
-from tarot_env.tables import ENV_OPTIONS, facts
+from tarot_env.env_facts import ENV_OPTIONS, facts
 
 
 def run(args: argparse.Namespace) -> int:

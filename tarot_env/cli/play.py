@@ -25,9 +25,9 @@ from tarot_env.agents import rule_agent
 from tarot_env.agents.factory import agent_move, make_agents
 from tarot_env.cli import views
 from tarot_env.cli.lines import LineReader
+from tarot_env.env_facts import facts
 from tarot_env.errors import IllegalActionError
 from tarot_env.moves import CARD_VERBS, legal_moves, refusal
-from tarot_env.tables import facts
 
 
 class QuitGameError(Exception):

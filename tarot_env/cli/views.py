@@ -18,12 +18,12 @@ from tarot_env.cards.bolognese import BOLOGNESE_DECK
 from tarot_env.cards.deck import Deck
 from tarot_env.cards.display import card_names, format_hand
 from tarot_env.cards.french import FRENCH_DECK
+from tarot_env.env_facts import facts
 from tarot_env.rules.bolognese import seat_view as tarocchino_seat_view
 from tarot_env.rules.bolognese.seat_view import TarocchinoSeatView
 from tarot_env.rules.french import seat_view as french_seat_view
 from tarot_env.rules.french.seat_view import FrenchSeatView
 from tarot_env.rules.seat_view import Trick, of_env
-from tarot_env.tables import facts
 
 
 def seat_label(seat: int, human: int | None, kinds: list[str]) -> str:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tarot_env.tables import ENVS
+from tarot_env.env_facts import ENVS
 from tarot_env.vector.common import VectorStep
 from tarot_env.vector.french_tarot import FrenchTarotVectorEnv
 from tarot_env.vector.tarocchino import TarocchinoVectorEnv
 
-#: every env id has its vector env (the family's class, :mod:`tarot_env.tables`)
+#: every env id has its vector env (the family's class, :mod:`tarot_env.env_facts`)
 VECTOR_ENV_IDS = tuple(ENVS)
 
 __all__ = ["VECTOR_ENV_IDS", "FrenchTarotVectorEnv", "TarocchinoVectorEnv", "VectorStep", "make"]

@@ -42,7 +42,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 import tarot_env
-from tarot_env.tables import facts
+from tarot_env.env_facts import facts
 from tarot_env.web.challenge_web import challenge_routes
 from tarot_env.web.connections import Bucket, Client, Connections, Limits
 from tarot_env.web.db import Store

@@ -63,10 +63,10 @@ from starlette.routing import Route
 
 from tarot_env import challenge as C
 from tarot_env.agents import rule_agent
+from tarot_env.env_facts import facts
 from tarot_env.errors import IllegalActionError
 from tarot_env.moves import refusal
 from tarot_env.rules.results import NOT_PLAYED
-from tarot_env.tables import facts
 from tarot_env.web.people import RoomError, check_name
 from tarot_env.web.views import deal_view, refusal_words
 

@@ -17,10 +17,10 @@ from typing import Any, Protocol
 import numpy as np
 
 import tarot_env
+from tarot_env.env_facts import facts
 from tarot_env.errors import IllegalActionError
 from tarot_env.moves import refusal
 from tarot_env.rules.results import NOT_PLAYED
-from tarot_env.tables import facts
 from tarot_env.web.game_end import GameResult, settle
 from tarot_env.web.leaderboard import SOLO_WORDS
 from tarot_env.web.people import RoomError, User

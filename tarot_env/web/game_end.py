@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from tarot_env.env_facts import facts
 from tarot_env.rules.french import teams
-from tarot_env.tables import facts
 from tarot_env.web import chips as chip_rules
 from tarot_env.web import leaderboard
 from tarot_env.web.seats import Seats

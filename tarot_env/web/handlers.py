@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import tarot_env
-from tarot_env.tables import facts
+from tarot_env.env_facts import facts
 from tarot_env.web.connections import Client, Connections
 from tarot_env.web.db import Store
 from tarot_env.web.dealing import DealJob, check_game

@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from tarot_env.tables import facts
+from tarot_env.env_facts import facts
 from tarot_env.web.dealing import DealJob, Game, check_game
 from tarot_env.web.game_end import GameResult, practice_now
 from tarot_env.web.leaderboard import SOLO_WORDS

@@ -20,11 +20,11 @@ import numpy as np
 from tarot_env.cards.bolognese import BOLOGNESE_DECK
 from tarot_env.cards.deck import Deck
 from tarot_env.cards.display import sort_cards
+from tarot_env.env_facts import facts
 from tarot_env.moves import CARD_VERBS, legal_moves
 from tarot_env.rules.bolognese import seat_view as tarocchino_seat_view
 from tarot_env.rules.french import seat_view as french_seat_view
 from tarot_env.rules.seat_view import Trick, of_env
-from tarot_env.tables import facts
 
 
 def card(deck: Deck, c: int) -> dict[str, Any]:
@@ -212,7 +212,7 @@ def result_view(env_id: str, info: dict[str, Any]) -> dict[str, Any]:
 
 
 def _family(env_id: str) -> Any:
-    """The seat view module of ``env_id``'s family (its row of :mod:`tarot_env.tables`)."""
+    """The seat view module of ``env_id``'s family (its row of :mod:`tarot_env.env_facts`)."""
     return french_seat_view if facts(env_id).french else tarocchino_seat_view
 
 

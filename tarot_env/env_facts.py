@@ -12,7 +12,7 @@ are made from where the rules keep them (:class:`~tarot_env.rules.french.config.
 and its choices, the Tarocchino :class:`~tarot_env.rules.bolognese.game_specs.GameSpec` rows and
 ``OPTIONS``), so the table cannot drift from what ``make`` accepts.
 
-    >>> from tarot_env.tables import facts
+    >>> from tarot_env.env_facts import facts
     >>> facts("mattazza_v0").player_counts, facts("mattazza_v0").default_players
     ((3, 4, 5, 6), 4)
 """
@@ -195,7 +195,7 @@ def is_french(env_id: str) -> bool:
 
 
 #: every table name -> (env id, player count, or None for the game's only count), in :data:`ENVS`'s order
-TABLES: dict[str, tuple[str, int | None]] = {
+LEADERBOARD_TABLES: dict[str, tuple[str, int | None]] = {
     name: (row.env_id, None if len(row.player_counts) == 1 else n)
     for row in ENVS.values()
     for name, n in zip(row.tables, row.player_counts)
