@@ -114,6 +114,8 @@ class FrenchTarotGame:
         self._blank: FrenchTarotState | None = None
         self._destinations = deal_destinations(self.config)
         self._no_ends = HandEnds.none(self.num_players)  # what most steps return (read only)
+        self._seats = np.arange(self.num_players, dtype=np.int64)[None, :]  # (1, N): the sides' arithmetic
+        self._all_seats = np.ones(self.num_players, dtype=bool)  # every seat plays every deal
         self.play_options = play.play_options(self)  # what the play phase's row functions read of the rules
         self.scoring_options = scoring.scoring_options(self)  # and the scoring's
         self.announcement_options = announcements.announcement_options(self)  # and the poignée's
@@ -239,9 +241,12 @@ class FrenchTarotGame:
             self.check_actions(s, rows, actions, mask)
         # Each phase's update returns the rows whose s.legal it left to refresh (None: all).
         if len(rows) == 1:  # the AEC env's case: no grouping by phase needed
-            phase = s.phase.item(rows.item(0))
+            row = rows.item(0)
+            phase = s.phase.item(row)
             stale = self._apply_fns[phase](s, rows, actions - _SPAN[phase][0])
-            stale = rows if stale is None else stale
+            if stale is None or len(stale):
+                s.legal[row] = self.legal_action_mask(s, rows)[0]
+            return self.hand_ends(s, rows) if s.phase.item(row) == _DONE else self._no_ends
         else:
             parts = []
             for phase, idx in self._by_phase(s.phase[rows]):
@@ -254,8 +259,6 @@ class FrenchTarotGame:
             stale = np.concatenate(parts)
         if len(stale):
             s.legal[stale] = self.legal_action_mask(s, stale)
-        if len(rows) == 1:
-            return self.hand_ends(s, rows) if s.phase.item(rows.item(0)) == _DONE else self._no_ends
         ended = rows[s.phase[rows] == _DONE]
         return self.hand_ends(s, ended) if len(ended) else self._no_ends
 
@@ -266,14 +269,12 @@ class FrenchTarotGame:
     def hand_ends(self, s: FrenchTarotState, rows: np.ndarray) -> HandEnds:
         """The deals at ``rows``, over: how each ended, its scores, and the sides (0 the taker and
         his partner, 1 the defence; each seat its own where nobody took)."""
-        n = self.num_players
-        seats = np.arange(n)
-        taker, partner = s.taker[rows], s.partner[rows]
-        attack = teams.is_attack(seats[None, :], taker[:, None], partner[:, None])
-        sides = np.where(taker[:, None] < 0, seats[None, :], np.where(attack, 0, 1)).astype(np.int64)
+        seats = self._seats
+        taker = s.taker[rows][:, None]
+        attack = teams.is_attack(seats, taker, s.partner[rows][:, None])
+        sides = np.where(taker < 0, seats, 1 - attack)
         scores = s.scores[rows].astype(np.int64)
-        active = np.ones(n, dtype=bool)
-        names = _RESULT_NAMES
+        names, active = _RESULT_NAMES, self._all_seats
         ends = [
             HandEnd(r, names[res], sc, {"result": names[res]}, True, sd, active)
             for r, res, sc, sd in zip(rows.tolist(), s.result[rows].tolist(), scores.tolist(), sides)
