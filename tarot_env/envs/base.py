@@ -118,6 +118,8 @@ class TarotAECEnv(AECEnv):
         ``_hands_ended``). The game's step, as every game has it (:class:`tarot_env.rules.game.Game`);
         ``deals`` are a match's (a Tarocchino env's; None where an episode is one deal)."""
         self._action_buf[0] = action
+        if self.deals is None:  # an episode of one deal: no next hand to deal (and no keywords to pass, at ~15 µs a step)
+            return self.game.step(self.game_state, self._action_buf, ROW, check=False)
         return self.game.step(self.game_state, self._action_buf, ROW, check=False, rng=self._rng, deals=self.deals)
 
     def _refuse(self, action: int) -> None:
