@@ -269,6 +269,8 @@ class FrenchTarotGame:
     def hand_ends(self, s: FrenchTarotState, rows: np.ndarray) -> HandEnds:
         """The deals at ``rows``, over: how each ended, its scores, and the sides (0 the taker and
         his partner, 1 the defence; each seat its own where nobody took)."""
+        if len(rows) == 1:  # the AEC env's deal: plain ints, a tenth of the arrays' fixed costs
+            return self._hand_end(s, rows)
         seats = self._seats
         taker = s.taker[rows][:, None]
         attack = teams.is_attack(seats, taker, s.partner[rows][:, None])
@@ -280,6 +282,17 @@ class FrenchTarotGame:
             for r, res, sc, sd in zip(rows.tolist(), s.result[rows].tolist(), scores.tolist(), sides)
         ]
         return HandEnds(ends, rows, scores, sides)
+
+    def _hand_end(self, s: FrenchTarotState, rows: np.ndarray) -> HandEnds:
+        """:meth:`hand_ends` of one row."""
+        r = rows.item(0)
+        taker, partner = s.taker.item(r), s.partner.item(r)
+        sides = [seat if taker < 0 else int(not (seat == taker or (seat == partner and seat >= 0))) for seat in range(self.num_players)]
+        scores = s.scores[r].tolist()
+        name = _RESULT_NAMES[s.result.item(r)]
+        side_row = np.array(sides, dtype=np.int64)
+        end = HandEnd(r, name, scores, {"result": name}, True, side_row, self._all_seats)
+        return HandEnds([end], rows, np.array([scores], dtype=np.int64), side_row[None, :])
 
     def check_actions(self, s: FrenchTarotState, rows: np.ndarray, actions: np.ndarray, mask: np.ndarray | None = None) -> None:
         bad = (actions < 0) | (actions >= self.num_actions)
