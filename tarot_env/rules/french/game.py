@@ -287,7 +287,7 @@ class FrenchTarotGame:
         """:meth:`hand_ends` of one row."""
         r = rows.item(0)
         taker, partner = s.taker.item(r), s.partner.item(r)
-        sides = [seat if taker < 0 else int(not (seat == taker or (seat == partner and seat >= 0))) for seat in range(self.num_players)]
+        sides = [seat if taker < 0 else 1 - teams.is_attack(seat, taker, partner) for seat in range(self.num_players)]
         scores = s.scores[r].tolist()
         name = _RESULT_NAMES[s.result.item(r)]
         side_row = np.array(sides, dtype=np.int64)
