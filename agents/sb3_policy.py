@@ -95,6 +95,79 @@ class SharedTrunk(BaseFeaturesExtractor):
         return self.rest(h)
 
 
+class OracleCriticTrunks(BaseFeaturesExtractor):
+    """Two trunks for an asymmetric actor-critic (PerfectDou, NeurIPS 2022; Baisero & Amato, AAMAS 2022):
+    the actor's over the first ``observation_size`` columns (the player's observation), the critic's
+    over every column (the observation followed by the oracle row, the hidden cards:
+    :class:`~tarot_env.wrappers.TarotVecEnv` with ``critic_oracle=True``). Each is a
+    :class:`SharedTrunk` of ``net_arch`` (the first layer in bfloat16 with ``bf16_first_layer``);
+    the features are ``[actor's, critic's]``, which :class:`OracleCriticPolicy` hands to its policy
+    head and its value head half by half.
+
+    The policy must never read the hidden cards (a player does not see them when he plays), while
+    a value that knows them is a better baseline: the returns' variance that the deal's cards
+    explain is taken out of the advantages. The value only serves the training, so the policy that
+    is kept plays from the observation alone.
+    """
+
+    def __init__(
+        self, observation_space: spaces.Box, observation_size: int, net_arch: tuple[int, ...] = (256, 256), bf16_first_layer: bool = True
+    ) -> None:
+        width = int(np.prod(observation_space.shape))
+        size = int(observation_size)
+        if not 0 < size < width:
+            raise ValueError(f"observation_size {size} must be below the {width} columns of the observation and the oracle together")
+        if not net_arch:
+            raise ValueError("the oracle critic's trunks need at least one hidden layer in net_arch")
+        super().__init__(observation_space, 2 * int(net_arch[-1]))
+        self.observation_size, self.width = size, width
+        self.bf16_first_layer = bool(bf16_first_layer)
+        low, high = np.broadcast_to(observation_space.low, (width,)), np.broadcast_to(observation_space.high, (width,))
+        actor_space = spaces.Box(low[:size], high[:size], dtype=observation_space.dtype)  # type: ignore[arg-type]
+        self.actor = SharedTrunk(actor_space, net_arch, bf16_first_layer)
+        self.critic = SharedTrunk(observation_space, net_arch, bf16_first_layer)
+
+    def forward(self, observations: th.Tensor) -> th.Tensor:
+        obs = observations.flatten(1)
+        if obs.shape[1] != self.width:
+            raise ValueError(f"observations of {obs.shape[1]} columns: the critic takes {self.width} (observation and oracle)")
+        if not self.bf16_first_layer and not th.is_floating_point(obs):
+            obs = obs.float()
+        return th.cat([self.actor_features(obs), self.critic(obs)], dim=1)
+
+    def actor_features(self, observations: th.Tensor) -> th.Tensor:
+        """The actor's trunk alone, over observations of ``observation_size`` columns (what an opponent,
+        a snapshot or an evaluation gives) or of the full width (its first columns are taken)."""
+        obs = observations.flatten(1)
+        if obs.shape[1] not in (self.observation_size, self.width):
+            raise ValueError(
+                f"observations of {obs.shape[1]} columns: the policy takes {self.observation_size} (the observation) "
+                f"or {self.width} (the observation followed by the oracle)"
+            )
+        obs = obs[:, : self.observation_size]
+        if not self.bf16_first_layer and not th.is_floating_point(obs):
+            obs = obs.float()  # SB3's preprocessing of a Box, as extract_features does
+        return self.actor(obs)
+
+
+class _HalfAndHalf(th.nn.Module):
+    """The ``mlp_extractor`` of :class:`OracleCriticPolicy`: the first ``actor`` features are the
+    policy's latent, the rest the value's (no layers: the heads are linear over the trunks)."""
+
+    def __init__(self, actor: int, critic: int) -> None:
+        super().__init__()
+        self.latent_dim_pi, self.latent_dim_vf = int(actor), int(critic)
+
+    def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: th.Tensor) -> th.Tensor:
+        return features[:, : self.latent_dim_pi]
+
+    def forward_critic(self, features: th.Tensor) -> th.Tensor:
+        return features[:, self.latent_dim_pi :]
+
+
 class MaskedSoftmaxPolicy(MaskableActorCriticPolicy):
     """sb3-contrib's maskable actor-critic policy, with the masked distribution computed directly.
 
@@ -168,6 +241,50 @@ class MaskedSoftmaxPolicy(MaskableActorCriticPolicy):
         return self.value_net(latent_vf), log_prob, entropy
 
 
+class OracleCriticPolicy(MaskedSoftmaxPolicy):
+    """:class:`MaskedSoftmaxPolicy` with an asymmetric critic: :class:`OracleCriticTrunks` as its features
+    extractor (``features_extractor_kwargs``: ``observation_size``, ``net_arch``, ``bf16_first_layer``),
+    the policy head linear over the actor's trunk, the value head linear over the critic's.
+
+    The observations it trains on are ``[observation, oracle]`` (``TarotVecEnv(critic_oracle=True)``);
+    the policy reads the first ``observation_size`` columns only, so the policy gradient never
+    reaches the critic's trunk and the value loss never reaches the actor's. To act,
+    :meth:`action_logits` (what :class:`SB3PolicyAgent`, snapshots and the evaluations call) runs the
+    actor's trunk alone, on observations with or without the oracle columns: a saved model plays
+    any seat of a table from the observation, as any other model does. ``predict`` checks the
+    observations against the training's width: use :class:`SB3PolicyAgent` to play observations alone.
+    """
+
+    features_extractor: OracleCriticTrunks
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("features_extractor_class") is not OracleCriticTrunks:
+            raise ValueError("OracleCriticPolicy needs features_extractor_class=OracleCriticTrunks (its actor's and critic's trunks)")
+        if not kwargs.get("share_features_extractor", True):
+            raise ValueError("OracleCriticPolicy keeps its two trunks in one features extractor: share_features_extractor=True")
+        super().__init__(*args, **kwargs)
+
+    #: the actor's input width: what a table's observation must have for this policy to play it
+    @property
+    def actor_observation_shape(self) -> tuple[int, ...]:
+        return (self.features_extractor.observation_size,)
+
+    def _build_mlp_extractor(self) -> None:
+        trunks = self.features_extractor
+        self.mlp_extractor = _HalfAndHalf(trunks.actor.features_dim, trunks.critic.features_dim)
+
+    def action_logits(self, obs: th.Tensor) -> th.Tensor:
+        """The actor's logits from its own trunk: observations of ``observation_size`` columns or of the full width."""
+        return self.action_net(self.features_extractor.actor_features(obs))
+
+    def get_distribution(self, obs: Any, action_masks: np.ndarray | None = None) -> Any:
+        """The parent's distribution, from the actor's trunk alone (the critic's is not run)."""
+        distribution = self.action_dist.proba_distribution(action_logits=self.action_logits(obs))
+        if action_masks is not None:
+            distribution.apply_masking(action_masks)
+        return distribution
+
+
 def draw(log_probs: th.Tensor) -> th.Tensor:
     """One action a row drawn from ``exp(log_probs)`` by inverting its cumulative distribution with one
     uniform number a row. A Gumbel-max draw needs a uniform number per action (205 for French Tarot),
@@ -181,6 +298,8 @@ def draw(log_probs: th.Tensor) -> th.Tensor:
 
 def _takes_integers(extractor: Any) -> bool:
     """Whether ``extractor`` converts integer observations itself: a trunk whose first layer is in bfloat16."""
+    if isinstance(extractor, OracleCriticTrunks):
+        return extractor.bf16_first_layer
     return isinstance(extractor, SharedTrunk) and extractor.first is not None
 
 

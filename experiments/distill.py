@@ -213,6 +213,10 @@ class LabelJob:
     beta: float
     label: str = "all"
     soft_temperature: float = 0.0
+    # above 0 (points): the target is the student's policy improved by the search's paired gains,
+    # softmax(log p + gain / paired_temperature), where the search found a significant gap; elsewhere the
+    # student's own policy (experiments/expert.py). Needs a paired search teacher (pimc over a learned policy)
+    paired_temperature: float = 0.0
 
 
 @dataclass
@@ -353,8 +357,13 @@ def label_deal(job: LabelJob) -> DealLabels:
         greedy = int(np.argmax(logits))
         # --label auction / play: the search tells the card play apart (check() refuses them with another teacher)
         taught = job.label == "all" or (job.label == "play") == teacher.is_play(env.game_state)
-        target = None
-        if taught:
+        asked, target = taught, None
+        if taught and job.paired_temperature > 0:  # expert iteration: the search's gains over the student's policy
+            start = time.perf_counter()
+            label, _ = teacher.decide(observation, mask)
+            seconds += time.perf_counter() - start
+            target, taught = paired_target(logits, legal, getattr(teacher, "last", None), job.paired_temperature)
+        elif taught:
             start = time.perf_counter()
             if job.soft_temperature > 0:  # the search's values, where it searched (None elsewhere)
                 label, values = teacher.decide(observation, mask)
@@ -365,13 +374,15 @@ def label_deal(job: LabelJob) -> DealLabels:
             seconds += time.perf_counter() - start
         else:
             label = greedy
+            if job.paired_temperature > 0:  # a decision not searched: the student's own policy
+                target, _ = paired_target(logits, legal, None, job.paired_temperature)
         if target is None:
             target = np.zeros(len(mask), dtype=np.float32)
             target[label] = 1.0
         drawn = int(np.argmax(logits + rng.gumbel(size=len(logits)))) if job.student_play == "sample" else greedy
         played = label if job.beta > 0 and rng.random() < job.beta else drawn
         for key, value in (("observations", observation), ("masks", mask), ("actions", label), ("players", seat),
-                           ("student", greedy), ("played", played), ("samples", getattr(teacher, "searched", 0) if taught else 0),
+                           ("student", greedy), ("played", played), ("samples", getattr(teacher, "searched", 0) if asked else 0),
                            ("taught", taught), ("targets", target)):  # fmt: skip
             rows[key].append(value)
         env.step(played)
@@ -403,6 +414,25 @@ def soft_target(values: np.ndarray, legal: np.ndarray, actions: int, temperature
     out = np.zeros(actions, dtype=np.float32)
     out[legal] = p / p.sum()
     return out
+
+
+def paired_target(logits: np.ndarray, legal: np.ndarray, paired: Any, temperature: float) -> tuple[np.ndarray, bool]:
+    """Expert iteration's target at one decision, and whether the search changed it: where the search
+    over the student's own policy found a significant gain (``paired``: its :class:`~tarot_env.agents.pimc.Paired`
+    statistics, with ``chosen`` not the policy's ``default``), the student's policy tilted by every
+    candidate's mean gain, ``softmax(log p + gain / temperature)`` over the legal actions (Gumbel
+    AlphaZero's improved policy, Danihelka et al. 2022, with the gains in points): better cards gain weight
+    in proportion to what the search measured, near-equal ones keep the student's odds. Elsewhere (no
+    significant gain, or a decision not searched): the student's own policy, an anchor that keeps it where
+    it is. ``logits``: the student's log-probabilities over all actions (illegal ones ``-inf``)."""
+    z = np.asarray(logits, dtype=np.float64)[legal].copy()
+    changed = paired is not None and paired.chosen != paired.default
+    if changed:
+        z += np.asarray(paired.gain, dtype=np.float64) / temperature
+    p = np.exp(z - z.max())
+    out = np.zeros(len(logits), dtype=np.float32)
+    out[legal] = p / p.sum()
+    return out, changed
 
 
 @contextmanager

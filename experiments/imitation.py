@@ -21,7 +21,8 @@ import numpy as np
 
 @dataclass
 class Demonstrations:
-    """The teacher's decisions: observations ``(S, D)`` int8, masks ``(S, A)`` bool, actions ``(S,)``,
+    """The teacher's decisions: observations ``(S, D)`` int8 (``(S, D + O)``, each followed by its oracle row, from
+    ``collect(..., with_oracle=True)``), masks ``(S, A)`` bool, actions ``(S,)``,
     each decision's return ``(S,)`` (the deciding seat's reward for the whole deal), the deciding
     seat ``(S,)`` and the deal it belongs to ``(S,)`` (numbered from 0 in the order the deals started);
     optionally ``targets`` ``(S, A)``, a distribution over the legal actions per decision to fit instead of
@@ -46,12 +47,19 @@ def collect(
     num_envs: int = 256,
     seed: int = 0,
     progress: bool = False,
+    with_oracle: bool = False,
     **options: Any,
 ) -> Demonstrations:
     """Every decision of ``deals`` whole deals played by ``teacher`` at every seat (vector env ``options``:
-    ``num_players``, ``reward``...). Deals still running when ``deals`` have ended are dropped."""
+    ``num_players``, ``reward``...). Deals still running when ``deals`` have ended are dropped.
+
+    ``with_oracle``: each observation is followed by the deciding player's oracle row (the hidden cards:
+    the vector env's ``oracle=True``), as ``TarotVecEnv(critic_oracle=True)`` gives them to a learner
+    with an oracle critic; the teacher still acts on the observations alone."""
     from tarot_env import vector
 
+    if with_oracle:
+        options = {**options, "oracle": True}
     venv = vector.make(env_id, min(num_envs, deals), **options)
     b = venv.num_envs
     step = venv.reset(seed=seed)
@@ -62,7 +70,8 @@ def collect(
     bar = _bar(deals, progress, "demonstrations (deals)")
     while len(finals) < deals:
         actions = np.asarray(teacher.act(step.observations, step.action_masks), dtype=np.int64)
-        parts.append((step.observations.copy(), step.action_masks.copy(), actions, step.players.copy(), episode.copy()))
+        seen = np.concatenate([step.observations, step.infos["oracle"]], axis=1) if with_oracle else step.observations.copy()
+        parts.append((seen, step.action_masks.copy(), actions, step.players.copy(), episode.copy()))
         step = venv.step(actions)
         for row in np.flatnonzero(step.terminations).tolist():
             finals[int(episode[row])] = step.rewards[row].copy()

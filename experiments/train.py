@@ -25,6 +25,16 @@ state, the log rows up to that step, and the opponents' snapshots from the check
 snapshot steps. A resumed run is reproducible from the same checkpoint, but not step for step the
 run that was interrupted (the opponents' draws and the deals are re-seeded from the checkpoint's step).
 
+``--critic-oracle`` gives the learner an asymmetric critic (PerfectDou, NeurIPS 2022; Baisero & Amato,
+AAMAS 2022): the value head reads the observation followed by the hidden cards (the env's oracle,
+``TarotVecEnv(critic_oracle=True)``), through a trunk of its own; the policy's trunk reads the
+observation alone, so the policy never sees a hidden card, and what is saved plays any seat from the
+observation as any other model (opponents, snapshots, evaluations and the arena give it no oracle). The
+value only serves the training: knowing the cards, it takes their luck out of the advantages. The warm
+start fits that critic on the oracle too. It needs the shared network (``--network shared``, the default).
+
+    python -m tarot_env.experiments.train --players 4 --critic-oracle --out runs/french4_oracle
+
 Where the time goes is measured and logged (``log.csv``, and a line at the end): the env's steps,
 the opponents' decisions, the learner's own forward passes and rollout bookkeeping, the PPO update,
 the evaluations and the checkpoints. Learner steps per second count the training itself (rollouts
@@ -81,6 +91,13 @@ class TrainConfig:
     # the first hidden layer in bfloat16 (agents/sb3_policy.BFloat16FirstLayer): a third faster updates
     # on processors with bfloat16 instructions; --no-bf16-first-layer elsewhere, or for plain float32
     bf16_first_layer: bool = True
+    # an asymmetric critic (PerfectDou, NeurIPS 2022; Baisero & Amato, AAMAS 2022): the value head also reads
+    # the hidden cards (the env's oracle: every hand, the chien...), the policy never does. A value that knows
+    # the cards explains much of a deal's score, so the advantages keep less of the cards' luck and the policy
+    # gradient is less noisy; the policy still plays from the observation alone (the value only trains it).
+    # The critic has a trunk of its own over observation and oracle (agents/sb3_policy.OracleCriticPolicy):
+    # needs network="shared" ("separate" is refused)
+    critic_oracle: bool = False
     # warm start (experiments/imitation.py): clone the rule-based bot's decisions in bc_deals deals first
     bc_deals: int = 10_000  # 0: PPO from scratch
     bc_epochs: int = 4
@@ -207,12 +224,15 @@ def mean_half(scores: np.ndarray) -> tuple[float, float]:
 
 
 def learner_scores(model: Any, config: TrainConfig, opponent: Any, deals: int, seed: int = 1, deterministic: bool = True) -> np.ndarray:
-    """The learner's score in each of :func:`evaluate_ci`'s deals."""
+    """The learner's score in each of :func:`evaluate_ci`'s deals.
 
-    def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return model.predict(obs, action_masks=masks, deterministic=deterministic)[0]
+    The model plays as an :class:`~tarot_env.agents.sb3_policy.SB3PolicyAgent`: its actor's logits on
+    the observations alone, which every model takes (a model with an oracle critic trained on wider
+    observations, which ``model.predict`` would refuse). The greedy actions are ``model.predict``'s."""
+    from tarot_env.agents.sb3_policy import SB3PolicyAgent
 
-    return _eval_scores(act, config, opponent, deals, seed)
+    agent = SB3PolicyAgent(model, deterministic=deterministic)
+    return _eval_scores(lambda obs, masks: np.asarray(agent.act(obs, masks)), config, opponent, deals, seed)
 
 
 def baseline_scores(config: TrainConfig, opponent: Any, deals: int, seed: int = 1) -> np.ndarray:
@@ -546,6 +566,7 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     from tarot_env._threads import resolve_threads, thread_plan
     from tarot_env.wrappers import TarotVecEnv
 
+    check_network(config)  # before anything is written
     torch_threads, env_threads, threads_line = thread_plan(config.torch_threads, config.env_threads)
     update_threads = resolve_threads(config.update_threads)
     threads_line += f"; torch {update_threads} in the PPO update (the env waits then)"
@@ -559,8 +580,9 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     saved = checkpoints(out) if resume else {}
     pool = OpponentPool(config.env_id, config.pool_weights, config.max_snapshots, seed=config.seed)
     venv = TarotVecEnv(
-        config.num_envs, env_id=config.env_id, seat="rotate", reward=config.reward, num_threads=env_threads, **env_options(config)
-    )
+        config.num_envs, env_id=config.env_id, seat="rotate", reward=config.reward, num_threads=env_threads,
+        critic_oracle=config.critic_oracle, **env_options(config),
+    )  # fmt: skip
     if saved:
         return _resume(config, out, saved, pool, venv, (torch_threads, update_threads))
     model = new_model(config, VecMonitor(venv), tensorboard_log=str(out / "tb"))
@@ -573,23 +595,41 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
 NETWORKS = ("shared", "separate")
 
 
-def policy_class(config: TrainConfig) -> Any:
-    """The policy class of ``config.network``: the lean masked softmax for the shared trunk, sb3-contrib's
-    ``MlpPolicy`` (its ``MaskableActorCriticPolicy``) for the separate networks, as before."""
+def check_network(config: TrainConfig) -> None:
+    """Refuse an unknown ``network``, and ``critic_oracle`` beside the separate networks."""
     if config.network not in NETWORKS:
         raise ValueError(f"network {config.network!r} refused: the networks are {', '.join(NETWORKS)}")
+    if config.critic_oracle and config.network != "shared":
+        raise ValueError(
+            f"critic_oracle needs network='shared', not {config.network!r}: the oracle critic is a trunk of its own beside "
+            "the shared network's policy trunk (agents/sb3_policy.OracleCriticPolicy); drop --network separate or --critic-oracle"
+        )
+
+
+def policy_class(config: TrainConfig) -> Any:
+    """The policy class of ``config.network``: the lean masked softmax for the shared trunk (with an oracle
+    critic beside it, ``critic_oracle``), sb3-contrib's ``MlpPolicy`` (its ``MaskableActorCriticPolicy``)
+    for the separate networks, as before."""
+    check_network(config)
     if config.network == "separate":
         return "MlpPolicy"
-    from tarot_env.agents.sb3_policy import MaskedSoftmaxPolicy
+    from tarot_env.agents.sb3_policy import MaskedSoftmaxPolicy, OracleCriticPolicy
 
-    return MaskedSoftmaxPolicy
+    return OracleCriticPolicy if config.critic_oracle else MaskedSoftmaxPolicy
 
 
 def new_model(config: TrainConfig, venv: Any, tensorboard_log: str | None = None, device: str = "auto") -> Any:
     """A new MaskablePPO model of ``config`` over ``venv``: its network and every PPO setting (train()
-    and experiments/distill.py build their models here, so that PPO can go on from either)."""
+    and experiments/distill.py build their models here, so that PPO can go on from either). With
+    ``critic_oracle``, ``venv`` must be a ``TarotVecEnv(critic_oracle=True)`` (maybe wrapped, e.g. in ``VecMonitor``)."""
     from sb3_contrib import MaskablePPO
 
+    observation_size = None
+    if config.critic_oracle:
+        base = getattr(venv, "unwrapped", venv)
+        if not getattr(base, "critic_oracle", False):
+            raise ValueError("critic_oracle: the model's env must give the oracle too, a TarotVecEnv(..., critic_oracle=True)")
+        observation_size = int(base.observation_size)
     return MaskablePPO(
         policy_class(config),
         venv,
@@ -601,7 +641,7 @@ def new_model(config: TrainConfig, venv: Any, tensorboard_log: str | None = None
         gae_lambda=config.gae_lambda,
         ent_coef=config.ent_coef,
         clip_range=config.clip_range,
-        policy_kwargs=policy_kwargs(config),
+        policy_kwargs=policy_kwargs(config, observation_size),
         tensorboard_log=tensorboard_log,
         seed=config.seed,
         device=device,
@@ -609,14 +649,31 @@ def new_model(config: TrainConfig, venv: Any, tensorboard_log: str | None = None
     )
 
 
-def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
+def policy_kwargs(config: TrainConfig, observation_size: int | None = None) -> dict[str, Any]:
     """The policy's network. ``shared``: one trunk of ``net_arch`` layers (the first in bfloat16 when
-    ``bf16_first_layer``) under linear policy and value heads. ``separate``: ``net_arch`` hidden layers
-    for the policy and for the value, each its own copy, the first of each in bfloat16 when asked."""
+    ``bf16_first_layer``) under linear policy and value heads; with ``critic_oracle``, the policy's trunk
+    over the first ``observation_size`` columns and the value's own over them and the oracle after them
+    (the env's ``observation_size``). ``separate``: ``net_arch`` hidden layers for the policy and for
+    the value, each its own copy, the first of each in bfloat16 when asked."""
+    check_network(config)
     if config.network == "shared":
         if not config.net_arch:
             raise ValueError("the shared network needs at least one hidden layer in net_arch")
-        from tarot_env.agents.sb3_policy import SharedTrunk
+        from tarot_env.agents.sb3_policy import OracleCriticTrunks, SharedTrunk
+
+        if config.critic_oracle:
+            if observation_size is None:
+                raise ValueError("critic_oracle: give the observation's width (the env's observation_size), where the oracle starts")
+            return {
+                "net_arch": {"pi": [], "vf": []},
+                "features_extractor_class": OracleCriticTrunks,
+                "features_extractor_kwargs": {
+                    "observation_size": int(observation_size),
+                    "net_arch": tuple(int(k) for k in config.net_arch),
+                    "bf16_first_layer": config.bf16_first_layer,
+                },
+                "share_features_extractor": True,
+            }
 
         return {
             "net_arch": {"pi": [], "vf": []},
@@ -692,9 +749,10 @@ def warm_start(model: Any, config: TrainConfig, pool: OpponentPool, out: Path) -
 
     start = time.perf_counter()
     options = rules_options(config)
+    # with critic_oracle the critic is fitted on the oracle too: observations followed by it, as PPO's
     data = collect(
         config.env_id, config.bc_deals, pool.fixed["rules"], seed=config.seed + 1, progress=config.progress_bar,
-        reward=config.reward, **options,
+        reward=config.reward, with_oracle=config.critic_oracle, **options,
     )  # fmt: skip
     history = clone(
         model.policy, data, epochs=config.bc_epochs, learning_rate=config.bc_learning_rate, seed=config.seed, progress=config.progress_bar

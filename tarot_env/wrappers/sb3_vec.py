@@ -42,10 +42,17 @@ class TarotVecEnv(VecEnv):
       :class:`~tarot_env.IllegalActionError` and nothing changes) or ``"terminate"`` (that
       table's deal ends at once: ``done``, reward ``illegal_reward``, ``info["illegal_action"]``,
       and a new deal starts there; the other tables step as usual), as for the AEC envs.
+    - ``critic_oracle``: the observations SB3 sees (``reset``, ``step``, ``"terminal_observation"``)
+      are the learner's observation followed by his oracle row, the hidden cards from his seat
+      (the vector env is made with ``oracle=True``): ``(B, D + O)`` int8, where
+      :attr:`observation_size` is ``D`` and :attr:`oracle_size` is ``O``. For an asymmetric critic
+      (experiments/train.py ``--critic-oracle``): the value head reads the oracle, the policy reads
+      the first ``D`` columns only. The opponents still act on the ``D`` columns alone: no agent
+      ever sees the oracle. It makes the env's ``oracle`` option itself, so that option is refused beside it.
     - every other keyword is an option of the vector env (``num_players``, ``reward``, ``shaping``,
       ``records``, rules options...).
 
-    SB3 semantics: ``reset()`` returns the learner's observations ``(B, D)`` int8;
+    SB3 semantics: ``reset()`` returns the learner's observations ``(B, D)`` int8 (``(B, D + O)`` with ``critic_oracle``);
     ``step(actions)`` returns ``(obs, rewards, dones, infos)``. A table's reward is what its
     learner earned from his action up to his next turn (or the deal's end), so a deal's rewards
     sum to his reward for the deal (his score with ``reward="score"``). A table whose deal ends
@@ -70,20 +77,31 @@ class TarotVecEnv(VecEnv):
         opponents: Agent | Sequence[Agent] | None = None,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
+        critic_oracle: bool = False,
         **config: Any,
     ) -> None:
         check_illegal_action(illegal_action, illegal_reward)
+        if critic_oracle and "oracle" in config:
+            raise ValueError(
+                f"critic_oracle=True makes the vector env with oracle=True itself: drop the oracle={config['oracle']!r} option "
+                "(the oracle goes to the learner's critic alone, appended to his observations)"
+            )
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self.venv = make_vector(env_id, num_envs, **config)
+        self.critic_oracle = bool(critic_oracle)
+        self.venv = make_vector(env_id, num_envs, **config, **({"oracle": True} if critic_oracle else {}))
         self.num_players = self.venv.num_players
+        #: the width ``D`` of an observation (the policy's and the opponents' input), and ``O`` of the
+        #: oracle row appended to the learner's observations with ``critic_oracle`` (0 without)
+        self.observation_size = int(self.venv.observation_size)
+        self.oracle_size = int(self.venv.encoder.oracle_size) if critic_oracle else 0
         check_seat(seat, self.num_players, ("rotate", "random"))
         self.seat_option = seat
         self.render_mode = None  # read by VecEnv.__init__ through get_attr
         self.set_opponents(opponents)
         super().__init__(
             self.venv.num_envs,
-            spaces.Box(0, 1, (self.venv.observation_size,), dtype=np.int8),
+            spaces.Box(0, 1, (self.observation_size + self.oracle_size,), dtype=np.int8),
             spaces.Discrete(self.venv.num_actions),
         )
         b = self.num_envs
@@ -91,6 +109,7 @@ class TarotVecEnv(VecEnv):
         self._rng = np.random.default_rng()
         self.seats = np.zeros(b, dtype=np.int64)  # the learner's seat at each table
         self._obs = np.zeros((b, self.venv.observation_size), dtype=np.int8)  # of the player to act
+        self._oracle = np.zeros((b, self.oracle_size), dtype=np.int8)  # his oracle row (critic_oracle only)
         self._masks = np.zeros((b, self.venv.num_actions), dtype=bool)
         self._players = np.zeros(b, dtype=np.int64)
         self._acted = np.zeros(b, dtype=bool)  # the learner has acted in the table's current deal
@@ -130,12 +149,14 @@ class TarotVecEnv(VecEnv):
         else:
             self.seats = np.full(self.num_envs, int(self.seat_option))
         self._obs[:], self._masks[:], self._players[:] = out.observations, out.action_masks, out.players
+        if self.critic_oracle:
+            self._oracle[:] = out.infos["oracle"]
         self._acted[:] = False
         self._actions = None
         self._started = True
         self._play_opponents(None)
         self.reset_infos = [{"seat": int(s)} for s in self.seats]
-        return self._obs.copy()
+        return self._learner_obs()
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions).reshape(-1)
@@ -165,7 +186,14 @@ class TarotVecEnv(VecEnv):
             raise
         self._play_opponents(step)
         rewards = np.where(step.dones, step.rewards, self._earned).astype(np.float32)
-        return self._obs.copy(), rewards, step.dones, step.infos
+        return self._learner_obs(), rewards, step.dones, step.infos
+
+    def _learner_obs(self) -> np.ndarray:
+        """What SB3 sees of every table (each at its learner's turn): the observations, followed by
+        the oracle rows with ``critic_oracle``."""
+        if not self.critic_oracle:
+            return self._obs.copy()
+        return np.concatenate([self._obs, self._oracle], axis=1)
 
     def _end_on_illegal(self, tables: np.ndarray, actions: np.ndarray, step: _Step) -> None:
         """``illegal_action="terminate"``: the deals at ``tables`` end (reward ``illegal_reward``)
@@ -174,12 +202,15 @@ class TarotVecEnv(VecEnv):
             step.dones[table] = True
             step.rewards[table] = self.illegal_reward
             step.infos[table] = {
-                "terminal_observation": self._obs[table].copy(),
+                # the learner's observation at his illegal action (with his oracle row, known here)
+                "terminal_observation": np.concatenate([self._obs[table], self._oracle[table]]),
                 "seat": int(self.seats[table]),
                 "illegal_action": {"action": int(action), "reason": "not among the learner's legal actions (action_masks())"},
             }
         out = self.venv.redeal(tables)
         self._obs[tables], self._masks[tables], self._players[tables] = out.observations, out.action_masks, out.players
+        if self.critic_oracle:
+            self._oracle[tables] = out.infos["oracle"]
         self._acted[tables] = False
         if self.seat_option == "rotate":
             self.seats[tables] = (self.seats[tables] + 1) % self.num_players
@@ -244,8 +275,15 @@ class TarotVecEnv(VecEnv):
         self.seconds["env"] += time.perf_counter() - start
         rewards, infos = out.rewards, out.infos
         self._obs[rows], self._masks[rows], self._players[rows] = out.observations, out.action_masks, out.players
+        if self.critic_oracle:
+            self._oracle[rows] = infos["oracle"]
         ended = infos["ended"]
         last_obs = infos["final_observations"][np.arange(len(ended)), self.seats[ended]] if len(ended) else None
+        if self.critic_oracle and len(ended):
+            # The finished deal's oracle is not in the infos (only its final observations are): zeros.
+            # Harmless: a deal ends by termination (gamma 1, no value after it), and SB3 reads
+            # terminal_observation only to bootstrap a truncated episode ("TimeLimit.truncated"), never set here.
+            last_obs = np.concatenate([last_obs, np.zeros((len(ended), self.oracle_size), dtype=np.int8)], axis=1)
         paid = self._acted[rows]
         self._earned[rows[paid]] += rewards[paid, self.seats[rows[paid]]]
         for k, table in enumerate(ended.tolist()):
