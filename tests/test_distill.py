@@ -378,3 +378,26 @@ def test_the_curves_read_each_runs_log_and_refuse_a_folder_without_one(tmp_path)
         distill_curves.main([f"x={tmp_path / 'nowhere'}"])
     with pytest.raises(SystemExit):
         distill_curves.main([f"x={run_dir}", "--line", "target=thirty"])
+
+
+def test_the_curves_read_training_and_expert_iteration_logs_with_their_ppo_steps(tmp_path):
+    from tarot_env.experiments import distill_curves
+
+    train_dir, expert_dir = tmp_path / "train", tmp_path / "expert"
+    train_dir.mkdir(), expert_dir.mkdir()
+    with open(train_dir / "log.csv", "w", newline="") as f:  # experiments/train.py: a row an evaluation
+        w = csv.writer(f)
+        w.writerow(["steps", "seconds", "eval_vs_rules", *distill_curves.TRAIN_COLUMNS[2:]])
+        w.writerows([[0, 1.5, 3.0, 4.0, 3.9], [250_000, 18.0, 5.0, 6.0, 5.2]])
+    with open(expert_dir / "log.csv", "w", newline="") as f:  # experiments/expert.py: a row a round
+        w = csv.writer(f)
+        w.writerow([*distill_curves.COLUMNS, "ppo_steps_total"])
+        w.writerows([[-1, 0, 0.0, 20.0, 3.0, 12_000_000], [0, 900, 600.0, 22.0, 3.1, 12_500_000]])
+    log = distill_curves.read_log(train_dir)
+    assert log["labels"].tolist() == [0, 0] and log["steps"].tolist() == [0, 250_000] and log["margin"].tolist() == [4.0, 6.0]
+    assert np.allclose(log["hours"], np.array([1.5, 18.0]) / 3600)  # train.py's seconds are the run's so far already
+    log = distill_curves.read_log(expert_dir)
+    assert log["labels"].tolist() == [0, 900] and log["steps"].tolist() == [0, 500_000]  # the steps since the run's start
+    png = tmp_path / "curves.png"
+    distill_curves.main([f"PPO={train_dir}", f"expert={expert_dir}", "--left", "steps", "--out", str(png)])
+    assert png.stat().st_size > 10_000
