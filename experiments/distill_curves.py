@@ -94,7 +94,7 @@ def plot(
         ax.set(xlabel=xlabel, ylabel="student's margin over the bot per deal")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=1, fontsize=9, frameon=False)
-    note = "each point: an evaluation in duplicate against the bot, 95% interval; the first: before any label"
+    note = "each point: an evaluation in duplicate against the bot, 95% interval; the first: the starting model"
     fig.suptitle(f"{title}\n({note})", fontsize=10)
     fig.tight_layout(rect=(0, min(0.06 * (1 + len(runs) + len(lines or {})), 0.6), 1, 1))  # room for the legend
     path.parent.mkdir(parents=True, exist_ok=True)
