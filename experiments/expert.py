@@ -189,7 +189,7 @@ def run(config: ExpertConfig, resume: bool = False) -> Path:
         margin, half = evaluate(model, tc, config.eval_deals, baseline)
         rows = [_row(-1, 0, 0, margin, half, 0.0, model.num_timesteps)]
         write_csv(out / "log.csv", rows)
-        print(f"starting student: {margin:+.1f} ± {half:.1f} over the bot ({config.eval_deals} deals, duplicate)", flush=True)
+        print(f"starting student: {margin:+.3g} ± {half:.2g} over the bot ({config.eval_deals} deals, duplicate)", flush=True)
     spent = sum(float(r["wall_seconds"]) for r in rows)
     budget = config.minutes * 60
     callback = make_callback(tc, venv, pool, out, steps=model.num_timesteps)
@@ -229,8 +229,8 @@ def run(config: ExpertConfig, resume: bool = False) -> Path:
         write_csv(out / "log.csv", rows)
         print(
             f"round {k}: {labels:,} labels ({changed:,} changed by the search; {total:,} in all) in {label_seconds:.0f} s, "
-            f"after distillation {distill_margin[0]:+.1f}, PPO {config.ppo_steps:,} steps in {ppo_seconds:.0f} s; "
-            f"{margin:+.1f} ± {half:.1f} over the bot; {spent / 60:.1f} of {config.minutes:g} minutes",
+            f"after distillation {distill_margin[0]:+.3g}, PPO {config.ppo_steps:,} steps in {ppo_seconds:.0f} s; "
+            f"{margin:+.3g} ± {half:.2g} over the bot; {spent / 60:.1f} of {config.minutes:g} minutes",
             flush=True,
         )
         k += 1
