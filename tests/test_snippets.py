@@ -178,6 +178,7 @@ SMALL = {
     "--deals": "2", "--timesteps": "256", "--steps": "256", "--eval-episodes": "2", "--iterations": "1", "--num-env-runners": "0",
     "--eval-deals": "2", "--seconds": "0.2", "--repeats": "1", "--batch": "16", "--threads": "1,2", "--samples": "2,4",
     "--rounds": "1", "--learner-steps": "8192", "--eval-points": "2", "--deals-per-iteration": "2",
+    "--minutes": "0.01", "--deals-per-round": "1", "--ppo-steps": "1",
 }  # fmt: skip
 #: a script (a regular expression of its command) -> the small sizes it is given where the command leaves them at their defaults
 SMALL_DEFAULTS = {
@@ -192,11 +193,12 @@ SMALL_DEFAULTS = {
     r"experiments\.benchmark\b.*--api learner": ["--repeats 1", "--learner-steps 8192"],
     r"experiments\.distill\b(?!.*--resume)": ["--teacher pimc:samples=2,time=0.02", "--bc-deals 4", "--net-arch 16", "--workers 1",
                                              "--eval-deals 2", "--no-progress-bar"],
+    r"experiments\.expert\b(?!.*--resume)": ["--time 0.05", "--samples 2", "--eval-deals 2", "--no-progress-bar"],
     r"experiments\.main\b": ["--timesteps 256", "--bc-deals 4", "--deals 2", "--eval-points 2", "--eval-deals 2", "--no-progress-bar"],
     r"experiments\.threads_policy\b": ["--seconds 0.2", "--repeats 1", "--env ottocento_v0"],
 }  # fmt: skip
 #: commands that make what later commands read (models, game records, the room's database): run first
-MAKERS = re.compile(r"experiments\.train|^tarot (?:train|play|serve)\b")
+MAKERS = re.compile(r"experiments\.train|experiments\.expert\b|^tarot (?:train|play|serve)\b")
 #: a move's number for every prompt of a game at the terminal (tarot play), more than any match asks
 MOVES = "1\n" * 20_000
 
