@@ -21,6 +21,9 @@ Three choices make an agent of it, each an arena parameter (``pimc:search=...,ba
 - **Who takes the decisions it does not search** (``base``): by default the rollout policy
   (``rules`` for plain PIMC); ``pimc:search=auction+ecart,base=pretrained`` is the trained network
   with the search on two classes of decisions (docs/results.md, "where the search's lead is").
+  ``base=pimc`` is plain PIMC: ``pimc:rollout=pretrained,search=play,base=pimc`` bids and discards as
+  plain PIMC does (bot play-outs) and searches the card play over the network. A searched decision
+  then starts from the rollout policy's choice, not from a second search's.
 
 **How a searched decision is decided.**
 
@@ -159,7 +162,7 @@ class PIMCAgent:
                 "of observations: rules, pretrained or sb3:<zip>"
             )
         if base is not None and base.split(":", 1)[0] == "pimc":
-            raise ValueError(f"pimc: base={base!r}: the base policy cannot be a search agent; give rules, pretrained, sb3:<zip> ...")
+            _plain_pimc(base, seed)  # refuses anything but plain PIMC
         margin = (DEFAULT_MARGIN if learned else 0.0) if margin is None else margin
         z = (DEFAULT_Z if learned else 0.0) if z is None else z
         for name, value in (("margin", margin), ("z", z)):
@@ -180,6 +183,7 @@ class PIMCAgent:
         self.phase_classes: dict[int, str] = {}  # the class of each phase's decisions
         self.rollout_agent: Any = None
         self.base_agent: Any = None
+        self.default_agent: Any = None  # whose choice a searched decision starts from: the base, or the rollout policy if the base searches
         self.searched = 0  # samples searched at the last decision
         self.last: Paired | None = None  # the paired statistics of the last decision searched that way
         self.decisions: Counter[str] = Counter()  # decisions searched so far, by class
@@ -205,12 +209,16 @@ class PIMCAgent:
             )
         self.rollout_agent = self._agent(self.rollout, env)
         self.base_agent = self.rollout_agent if self.base == self.rollout else self._agent(self.base, env)
+        # a searching base (base=pimc) would search again only to give the choice the candidates are compared with
+        self.default_agent = self.rollout_agent if isinstance(self.base_agent, PIMCAgent) else self.base_agent
         return self
 
     def _agent(self, spec: str, env: Any) -> Any:
         if spec == "rules":
             return self.bot
-        from tarot_env.agents.policies import make_policy  # never a search: base and rollout refuse pimc
+        if spec.split(":", 1)[0] == "pimc":  # base=pimc only: plain PIMC takes the decisions not searched
+            return _plain_pimc(spec, self.seed).bind(env)
+        from tarot_env.agents.policies import make_policy  # never a search: rollout refuses pimc, base=pimc is above
 
         return make_policy(spec, env.metadata["name"], seed=0 if self.seed is None else self.seed, num_players=env.num_players)
 
@@ -251,7 +259,7 @@ class PIMCAgent:
         if not self.paired:
             values = self.evaluate(s, legal, start)
             return int(legal[np.argmax(values)]), values
-        default = int(np.flatnonzero(legal == _one(self.base_agent.act(observation, mask)))[0])
+        default = int(np.flatnonzero(legal == _one(self.default_agent.act(observation, mask)))[0])
         values, self.last = self.evaluate_paired(s, legal, default, start)
         return int(legal[self.last.chosen]), values
 
@@ -379,6 +387,19 @@ def _send(gen: Any, value: float) -> int | None:
         return gen.send(value)
     except StopIteration:
         return None
+
+
+def _plain_pimc(spec: str, seed: int | None) -> PIMCAgent:
+    """The plain PIMC agent a ``base=pimc`` names (``pimc`` or ``pimc:samples=...``): bot play-outs,
+    every decision searched. A base that searched over a learned policy or left decisions to another
+    base would nest searches without end or purpose, so it is refused."""
+    agent = parse_spec(spec, seed=0 if seed is None else seed)
+    if agent.rollout != "rules" or agent.classes is not None or agent.base != "rules":
+        raise ValueError(
+            f"pimc: base={spec!r}: a base that searches must be plain PIMC (pimc, or pimc:samples=<int> ...), "
+            "without rollout=, search= or base= of its own"
+        )
+    return agent
 
 
 def _search_classes(search: Any) -> frozenset[str] | None:

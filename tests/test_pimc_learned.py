@@ -49,7 +49,8 @@ def test_the_arena_names_classes_base_and_rollout_and_refuses_what_cannot_play()
         ("pimc:search=bidding", "'bidding' is not a class of decisions"),
         ("pimc:rollout=pimc", "cannot play the sampled worlds out"),
         ("pimc:rollout=random", "cannot play the sampled worlds out"),
-        ("pimc:base=pimc:samples=4", "base policy cannot be a search agent"),
+        ("pimc:base=pimc:rollout=pretrained", "a base that searches must be plain PIMC"),
+        ("pimc:base=pimc:search=play", "a base that searches must be plain PIMC"),
         ("pimc:margin=-1", "margin must be a number of points >= 0"),
         ("pimc:z=nan", "z must be a number of standard errors >= 0"),
         ("pimc:time=inf", "time must be a positive number"),
@@ -81,6 +82,31 @@ def test_a_hybrid_searches_its_classes_and_leaves_the_rest_to_the_base(searched)
         else:
             assert hybrid.searched == 0 and a == network.act(obs["observation"], obs["action_mask"])
     assert seen > 0 and set(hybrid.decisions) <= classes and sum(hybrid.decisions.values()) == seen
+
+
+def test_base_pimc_bids_as_plain_pimc_and_the_card_play_starts_from_the_network():
+    """``pimc:rollout=pretrained,search=play,base=pimc``: plain PIMC (same seed, same samples) takes every
+    decision but the card play; a card decision is searched over the network, from the network's card."""
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    mixed = parse_spec("pimc:rollout=pretrained,search=play,base=pimc:samples=4", seed=7).bind(env)
+    plain = PIMCAgent(samples=4, seed=7).bind(env)
+    assert isinstance(mixed.base_agent, PIMCAgent) and mixed.default_agent is mixed.rollout_agent
+    network = tarot_env.agents.pretrained("french_tarot_v0_4p")
+    bids = cards = 0
+    for _, phase, obs in positions(env, range(40)):
+        if bids >= 6 and cards >= 3:
+            break
+        if phase == Phase.PLAY and cards < 3:
+            mixed.act(obs["observation"], obs["action_mask"])
+            legal = np.flatnonzero(obs["action_mask"])
+            assert mixed.last is not None and legal[mixed.last.default] == network.act(obs["observation"], obs["action_mask"])
+            cards += 1
+        elif phase != Phase.PLAY and bids < 6:
+            mixed.base_agent.rng, plain.rng = np.random.default_rng(bids), np.random.default_rng(bids)
+            assert mixed.act(obs["observation"], obs["action_mask"]) == plain.act(obs["observation"], obs["action_mask"])
+            assert mixed.last is None and mixed.base_agent.searched == plain.searched > 0
+            bids += 1
+    assert bids == 6 and cards == 3 and set(mixed.decisions) == {"play"}
 
 
 def test_the_play_outs_see_what_the_network_was_trained_on():
