@@ -76,6 +76,7 @@ def evaluate(
     a = res["agents"][entry]
     diff = res["pairwise"][f"{entry} - {opponent}"]
     command = f"python -m tarot_env.experiments.suite --table {table} --agent {spec}" + (f" --name {name}" if name else "")
+    command += "" if n == PROTOCOL["deals"] else f" --deals {n}"  # a row off the protocol says how to make it again
     return {
         "table": table,
         "entry": entry,
