@@ -6,7 +6,7 @@ end of the hand, and compares the results for its seat. This is the method of th
 Bridge programs (Ginsberg's GIB; Buro et al., Kermit): it treats each sample as if the cards were
 open, which is its known weakness (strategy fusion), and its strength is that it needs no training.
 
-Three choices make an agent of it, each an arena parameter (``pimc:search=...,base=...,rollout=...``):
+Four choices make an agent of it, each an arena parameter (``pimc:search=...,base=...,rollout=...,others=...``):
 
 - **Who plays the worlds out** (``rollout``). ``rules``, the default: the family's compiled rule-based
   bot at every seat (plain PIMC, its values answer "what if the bot played this deal on"). Any agent
@@ -14,6 +14,11 @@ Three choices make an agent of it, each an arena parameter (``pimc:search=...,ba
   (``rollout=pretrained``, or ``sb3:<zip>``): the search then improves *that* policy, as Tesauro and
   Galperin's rollouts (NIPS 1996) and Lerer et al.'s SPARTA (AAAI 2020) improve theirs: a search over a
   strong policy improves it, a search over a weak one (the bot) improves the bot.
+- **Who plays the other seats in the play-outs** (``others``): by default the rollout policy too.
+  ``others=rules`` has the bot play every seat but the searching one: the search then asks "what if I
+  played on like the network and the others like the bot". One policy at every seat predicts its
+  opponents exactly only when they are that policy, so a search over the network is strongest
+  against the network; this models other opponents by the bot, as plain PIMC does.
 - **Which decisions it searches** (``search``): ``all`` (the default), or classes joined by ``+``:
   French Tarot ``auction``, ``call``, ``ecart``, ``announce`` (chelem and poignées) and ``play``;
   Tarocchino ``auction``, ``claim``, ``discard``, ``declare``, ``give`` (the Matto exchange) and
@@ -52,7 +57,7 @@ Three choices make an agent of it, each an arena parameter (``pimc:search=...,ba
   OpenSpiel's bots search (``resample_from_infostate``).
 
 The arena name is ``pimc``, with parameters: ``pimc:samples=64,time=0.25`` (and ``chunk=8``,
-``search=all|play|<class>+<class>``, ``base=<agent>``, ``rollout=<agent>``, ``margin=<points>``,
+``search=all|play|<class>+<class>``, ``base=<agent>``, ``rollout=<agent>``, ``others=<agent>``, ``margin=<points>``,
 ``z=<standard errors>``).
 """
 
@@ -125,9 +130,10 @@ class PIMCAgent:
     """Perfect-Information Monte Carlo search, plain or over a learned policy (see the module docstring).
 
     ``PIMCAgent(samples=64, time=None, chunk=8, seed=0, search="all", base=None, rollout="rules",
-    margin=None, z=None)``; :meth:`bind` it to the AEC env it plays, then ``act(observation, mask)``
-    as any agent. ``time``, ``margin`` and ``z`` left ``None`` take plain PIMC's values (0.25 s, 0, 0)
-    with ``rollout="rules"`` and the learned policy's (1 s, 1 point, 2 s.e.) otherwise."""
+    margin=None, z=None, others=None)``; :meth:`bind` it to the AEC env it plays, then
+    ``act(observation, mask)`` as any agent. ``time``, ``margin`` and ``z`` left ``None`` take plain
+    PIMC's values (0.25 s, 0, 0) when the bot plays every seat of the play-outs and the learned
+    policy's (1 s, 1 point, 2 s.e.) otherwise; ``others`` left ``None`` is the rollout policy."""
 
     name = "pimc"
 
@@ -143,24 +149,26 @@ class PIMCAgent:
         rollout: str = "rules",
         margin: float | None = None,
         z: float | None = None,
+        others: str | None = None,
     ) -> None:
         if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
             raise ValueError(f"pimc: samples must be a positive int, got {samples!r}")
-        learned = rollout != "rules"
+        learned = rollout != "rules" or others not in (None, "rules")
         time = (DEFAULT_TIME_LEARNED if learned else DEFAULT_TIME) if time is None else time
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time < float("inf"):
             raise ValueError(f"pimc: time must be a positive number of seconds, got {time!r}")
         if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
             raise ValueError(f"pimc: chunk must be a positive int, got {chunk!r}")
         classes = _search_classes(search)
-        for name, value in (("rollout", rollout), ("base", base)):
+        for name, value in (("rollout", rollout), ("base", base), ("others", others)):
             if value is not None and (not isinstance(value, str) or not value):
                 raise ValueError(f"pimc: {name} must name an agent (rules, pretrained or sb3:<zip>), got {value!r}")
-        if rollout.split(":", 1)[0] in NOT_ROLLOUTS:
-            raise ValueError(
-                f"pimc: rollout={rollout!r} cannot play the sampled worlds out; the play-outs need an agent that acts on a batch "
-                "of observations: rules, pretrained or sb3:<zip>"
-            )
+        for name, value in (("rollout", rollout), ("others", others)):
+            if value is not None and value.split(":", 1)[0] in NOT_ROLLOUTS:
+                raise ValueError(
+                    f"pimc: {name}={value!r} cannot play the sampled worlds out; the play-outs need an agent that acts on a "
+                    "batch of observations: rules, pretrained or sb3:<zip>"
+                )
         if base is not None and base.split(":", 1)[0] == "pimc":
             _plain_pimc(base, seed)  # refuses anything but plain PIMC
         margin = (DEFAULT_MARGIN if learned else 0.0) if margin is None else margin
@@ -172,6 +180,7 @@ class PIMCAgent:
         self.samples, self.time, self.chunk, self.search = int(samples), float(time), int(chunk), search
         self.classes = classes  # None: every decision
         self.rollout, self.base = rollout, rollout if base is None else base
+        self.others = rollout if others is None else others
         self.margin, self.z = float(margin), float(z)
         self.paired = self.margin > 0 or self.z > 0
         self.seed = seed
@@ -182,6 +191,7 @@ class PIMCAgent:
         self.belief: Any = None
         self.phase_classes: dict[int, str] = {}  # the class of each phase's decisions
         self.rollout_agent: Any = None
+        self.others_agent: Any = None  # who plays the seats but the searching one in the play-outs
         self.base_agent: Any = None
         self.default_agent: Any = None  # whose choice a searched decision starts from: the base, or the rollout policy if the base searches
         self.searched = 0  # samples searched at the last decision
@@ -208,6 +218,7 @@ class PIMCAgent:
                 f"its classes are {', '.join(CLASSES[self.game.family])} (joined by +), or all"
             )
         self.rollout_agent = self._agent(self.rollout, env)
+        self.others_agent = self.rollout_agent if self.others == self.rollout else self._agent(self.others, env)
         self.base_agent = self.rollout_agent if self.base == self.rollout else self._agent(self.base, env)
         # a searching base (base=pimc) would search again only to give the choice the candidates are compared with
         self.default_agent = self.rollout_agent if isinstance(self.base_agent, PIMCAgent) else self.base_agent
@@ -360,9 +371,9 @@ class PIMCAgent:
         return values, Paired(default, chosen, gain, se, worlds.copy())
 
     def play_out(self, sampled: Any, seat: int, legal: np.ndarray) -> np.ndarray:
-        """(K, A): the seat's result of each sampled deal after each of the ``legal`` actions, every
-        seat then played by the rollout policy to the end of the hand (one call over every row still
-        playing at each step)."""
+        """(K, A): the seat's result of each sampled deal after each of the ``legal`` actions, the
+        seat then played by the rollout policy and the other seats by ``others`` to the end of the hand
+        (one call of each over every row still playing at each step)."""
         game, belief = self.game, self.belief
         K, A = sampled.current.shape[0], len(legal)
         st = take_rows(sampled, np.repeat(np.arange(K), A))  # row k * A + a: sample k, action a
@@ -370,10 +381,19 @@ class PIMCAgent:
         deals = belief.rollout_deals(game, rows)  # the hand in progress ends the play-out (a match's next hand is not dealt)
         game.step(st, np.tile(legal, K), rows, check=False, deals=deals)
         active = rows[~belief.hand_over(st)[rows]]
-        policy = self.rollout_agent
         while len(active):
-            obs = self.env.encoder.encode(st, active, st.current[active])
-            game.step(st, np.asarray(policy.act(obs, st.legal[active]), dtype=np.int64).reshape(-1), active, check=False, deals=deals)
+            actions = np.empty(len(active), dtype=np.int64)
+            if self.others == self.rollout:  # one policy at every seat: one call a step
+                parts = ((self.rollout_agent, np.ones(len(active), dtype=bool)),)
+            else:
+                mine = st.current[active] == seat
+                parts = ((self.rollout_agent, mine), (self.others_agent, ~mine))
+            for policy, which in parts:
+                if which.any():
+                    rows_ = active[which]
+                    obs = self.env.encoder.encode(st, rows_, st.current[rows_])
+                    actions[which] = np.asarray(policy.act(obs, st.legal[rows_]), dtype=np.int64).reshape(-1)
+            game.step(st, actions, active, check=False, deals=deals)
             active = active[~belief.hand_over(st)[active]]
         return np.asarray(belief.hand_value(game, st, seat), dtype=np.float64).reshape(K, A)
 
@@ -394,10 +414,10 @@ def _plain_pimc(spec: str, seed: int | None) -> PIMCAgent:
     every decision searched. A base that searched over a learned policy or left decisions to another
     base would nest searches without end or purpose, so it is refused."""
     agent = parse_spec(spec, seed=0 if seed is None else seed)
-    if agent.rollout != "rules" or agent.classes is not None or agent.base != "rules":
+    if agent.rollout != "rules" or agent.others != "rules" or agent.classes is not None or agent.base != "rules":
         raise ValueError(
             f"pimc: base={spec!r}: a base that searches must be plain PIMC (pimc, or pimc:samples=<int> ...), "
-            "without rollout=, search= or base= of its own"
+            "without rollout=, others=, search= or base= of its own"
         )
     return agent
 
@@ -421,11 +441,12 @@ def _search_classes(search: Any) -> frozenset[str] | None:
 #: the parameters of the arena name, and how each is read
 PARAMETERS: dict[str, Callable[[str], Any]] = {
     "samples": int, "time": float, "chunk": int, "search": str, "base": str, "rollout": str, "margin": float, "z": float,
+    "others": str,
 }  # fmt: skip
 
 
 def parse_spec(spec: str, seed: int = 0) -> PIMCAgent:
-    """``pimc`` or ``pimc:samples=64,time=0.25[,chunk=8,search=...,base=...,rollout=...,margin=...,z=...]``
+    """``pimc`` or ``pimc:samples=64,time=0.25[,chunk=8,search=...,base=...,rollout=...,others=...,margin=...,z=...]``
     as an agent (the arena's name)."""
     if spec == "pimc":
         return PIMCAgent(seed=seed)
@@ -437,7 +458,7 @@ def parse_spec(spec: str, seed: int = 0) -> PIMCAgent:
         if not sep or key not in PARAMETERS:
             raise ValueError(
                 f"agent {spec!r}: parameters are samples=<int>, time=<seconds>, chunk=<int>, search=all|play|<class>+<class>, "
-                "base=<agent>, rollout=<agent>, margin=<points>, z=<standard errors>, as pimc:samples=64,time=0.25 "
+                "base=<agent>, rollout=<agent>, others=<agent>, margin=<points>, z=<standard errors>, as pimc:samples=64,time=0.25 "
                 "or pimc:rollout=pretrained"
             )
         try:

@@ -45,12 +45,18 @@ def test_the_arena_names_classes_base_and_rollout_and_refuses_what_cannot_play()
     learned = parse_spec("pimc:rollout=pretrained")
     assert (learned.base, learned.paired, learned.margin, learned.z, learned.time) == ("pretrained", True, 1.0, 2.0, 1.0)
     assert parse_spec("pimc:rollout=pretrained,margin=3,z=1.5,time=2").margin == 3.0
+    mixed = parse_spec("pimc:rollout=pretrained,others=rules,search=play,base=pimc")
+    assert (mixed.rollout, mixed.others, mixed.base, mixed.paired) == ("pretrained", "rules", "pimc", True)
+    assert parse_spec("pimc:rollout=pretrained").others == "pretrained"  # by default the rollout policy plays every seat
     for spec, match in (
         ("pimc:search=bidding", "'bidding' is not a class of decisions"),
         ("pimc:rollout=pimc", "cannot play the sampled worlds out"),
         ("pimc:rollout=random", "cannot play the sampled worlds out"),
         ("pimc:base=pimc:rollout=pretrained", "a base that searches must be plain PIMC"),
         ("pimc:base=pimc:search=play", "a base that searches must be plain PIMC"),
+        ("pimc:base=pimc:others=pretrained", "a base that searches must be plain PIMC"),
+        ("pimc:rollout=pretrained,others=random", "others='random' cannot play the sampled worlds out"),
+        ("pimc:others=", "others must name an agent"),
         ("pimc:margin=-1", "margin must be a number of points >= 0"),
         ("pimc:z=nan", "z must be a number of standard errors >= 0"),
         ("pimc:time=inf", "time must be a positive number"),
@@ -199,8 +205,51 @@ def test_the_rollout_policy_is_called_once_a_step_over_every_world_and_candidate
     raise AssertionError("no bid with a choice")
 
 
+def test_others_plays_every_seat_of_the_play_outs_but_the_searching_one():
+    """``others=rules``: in the play-outs the network is asked for the searching seat's moves only, the bot
+    for every other seat's, each once a step over all its rows."""
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    raw = env.unwrapped
+    agent = PIMCAgent(samples=4, chunk=4, time=60, seed=2, rollout="pretrained", others="rules").bind(env)
+    assert agent.others_agent is agent.bot and agent.rollout_agent is not agent.bot
+    log: list[tuple[str, np.ndarray]] = []
+    encoder = raw.encoder
+
+    class Spy:
+        def encode(self, st, rows, seats):
+            log.append(("seats", np.asarray(seats).copy()))
+            return encoder.encode(st, rows, seats)
+
+    class Named:
+        def __init__(self, name, policy):
+            self.name, self.policy = name, policy
+
+        def act(self, obs, masks):
+            log.append((self.name, np.asarray(len(obs))))
+            return self.policy.act(obs, masks)
+
+    agent.rollout_agent, agent.others_agent = Named("network", agent.rollout_agent), Named("bot", agent.others_agent)
+    seat, _, obs = next(p for p in positions(env, range(50)) if p[1] == Phase.PLAY)  # the first card with a choice
+    raw.encoder = Spy()
+    try:
+        agent.act(obs["observation"], obs["action_mask"])
+    finally:
+        raw.encoder = encoder
+    asked = {"network": 0, "bot": 0}
+    for (kind, seats), (name, n) in zip(log[::2], log[1::2], strict=True):
+        assert kind == "seats" and len(seats) == int(n)
+        assert (seats == seat).all() if name == "network" else (seats != seat).all()
+        asked[name] += int(n)
+    assert asked["network"] > 0 and asked["bot"] > 3 * asked["network"] - 16  # three seats of four are the bot's
+
+
 @pytest.mark.parametrize(
-    "spec", ["pimc:rollout=pretrained,samples=6,time=60", "pimc:search=auction+play,base=pretrained,samples=6,time=60"]
+    "spec",
+    [
+        "pimc:rollout=pretrained,samples=6,time=60",
+        "pimc:search=auction+play,base=pretrained,samples=6,time=60",
+        "pimc:rollout=pretrained,others=rules,samples=6,time=60",
+    ],
 )
 def test_the_search_over_the_network_reads_no_hidden_card(spec):
     """The same public history with hidden cards swapped between hidden places: the same decision and statistics."""
