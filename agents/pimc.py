@@ -153,18 +153,19 @@ class PIMCAgent:
     ) -> None:
         if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
             raise ValueError(f"pimc: samples must be a positive int, got {samples!r}")
-        learned = rollout != "rules" or others not in (None, "rules")
+        others = rollout if others is None else others
+        learned = rollout != "rules" or others != "rules"
         time = (DEFAULT_TIME_LEARNED if learned else DEFAULT_TIME) if time is None else time
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time < float("inf"):
             raise ValueError(f"pimc: time must be a positive number of seconds, got {time!r}")
         if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
             raise ValueError(f"pimc: chunk must be a positive int, got {chunk!r}")
         classes = _search_classes(search)
-        for name, value in (("rollout", rollout), ("base", base), ("others", others)):
+        for name, value in (("rollout", rollout), ("others", others), ("base", base)):
             if value is not None and (not isinstance(value, str) or not value):
                 raise ValueError(f"pimc: {name} must name an agent (rules, pretrained or sb3:<zip>), got {value!r}")
         for name, value in (("rollout", rollout), ("others", others)):
-            if value is not None and value.split(":", 1)[0] in NOT_ROLLOUTS:
+            if value.split(":", 1)[0] in NOT_ROLLOUTS:
                 raise ValueError(
                     f"pimc: {name}={value!r} cannot play the sampled worlds out; the play-outs need an agent that acts on a "
                     "batch of observations: rules, pretrained or sb3:<zip>"
@@ -180,7 +181,7 @@ class PIMCAgent:
         self.samples, self.time, self.chunk, self.search = int(samples), float(time), int(chunk), search
         self.classes = classes  # None: every decision
         self.rollout, self.base = rollout, rollout if base is None else base
-        self.others = rollout if others is None else others
+        self.others = others
         self.margin, self.z = float(margin), float(z)
         self.paired = self.margin > 0 or self.z > 0
         self.seed = seed
@@ -382,20 +383,25 @@ class PIMCAgent:
         game.step(st, np.tile(legal, K), rows, check=False, deals=deals)
         active = rows[~belief.hand_over(st)[rows]]
         while len(active):
-            actions = np.empty(len(active), dtype=np.int64)
-            if self.others == self.rollout:  # one policy at every seat: one call a step
-                parts = ((self.rollout_agent, np.ones(len(active), dtype=bool)),)
-            else:
-                mine = st.current[active] == seat
-                parts = ((self.rollout_agent, mine), (self.others_agent, ~mine))
-            for policy, which in parts:
-                if which.any():
-                    rows_ = active[which]
-                    obs = self.env.encoder.encode(st, rows_, st.current[rows_])
-                    actions[which] = np.asarray(policy.act(obs, st.legal[rows_]), dtype=np.int64).reshape(-1)
-            game.step(st, actions, active, check=False, deals=deals)
+            game.step(st, self._moves(st, active, seat), active, check=False, deals=deals)
             active = active[~belief.hand_over(st)[active]]
         return np.asarray(belief.hand_value(game, st, seat), dtype=np.float64).reshape(K, A)
+
+    def _moves(self, st: Any, rows: np.ndarray, seat: int) -> np.ndarray:
+        """The play-outs' moves at ``rows``: one call of the rollout policy over them all, or, with
+        ``others`` another policy, one call of each over its seats' rows (``seat``'s, the others')."""
+        if self.others == self.rollout:
+            return self._policy_moves(self.rollout_agent, st, rows)
+        moves = np.empty(len(rows), dtype=np.int64)
+        mine = st.current[rows] == seat
+        for policy, which in ((self.rollout_agent, mine), (self.others_agent, ~mine)):
+            if which.any():
+                moves[which] = self._policy_moves(policy, st, rows[which])
+        return moves
+
+    def _policy_moves(self, policy: Any, st: Any, rows: np.ndarray) -> np.ndarray:
+        obs = self.env.encoder.encode(st, rows, st.current[rows])
+        return np.asarray(policy.act(obs, st.legal[rows]), dtype=np.int64).reshape(-1)
 
 
 def _one(action: Any) -> int:
