@@ -8,7 +8,8 @@
 The names (:data:`AGENT_NAMES`): ``random``; ``rules`` (the family's rule-based bot); ``pretrained``
 (the table's committed model, :mod:`tarot_env.agents.trained`); ``pimc[:samples=N,time=S,chunk=K,search=...,base=...,rollout=...]``
 (the search agent, plain or over a learned policy such as ``pimc:rollout=pretrained``; the table that plays it
-binds it to its env); ``sb3:<path>`` (a MaskablePPO zip,
+binds it to its env); ``search[:...]`` (the project's strongest player: plain PIMC's bids and discards, its card
+play searched over the table's trained network, :data:`tarot_env.agents.pimc.SEARCH_SPEC`); ``sb3:<path>`` (a MaskablePPO zip,
 ``.zip`` may be left out); ``rllib:<checkpoint>[#<module>]`` (an RLlib ``algo.save()`` folder, the
 shared policy's module unless another is named). Saved models play greedily, their most probable
 legal action: that is how trained agents are evaluated, and sampling would add noise to every
@@ -46,10 +47,10 @@ def make_agent(spec: str, env_id: str, seed: int = 0, num_players: int | None = 
     :func:`.policies.make_policy` (its errors: an unknown name, a missing or unreadable model file, a
     model of another table, :class:`AgentCouldNotPlayError`; ``ModuleNotFoundError`` naming the
     package when a model needs an extra that is not installed)."""
-    if isinstance(spec, str) and (spec == "pimc" or spec.startswith("pimc:")):
-        from tarot_env.agents.pimc import parse_spec
+    from tarot_env.agents.pimc import is_search_spec, parse_spec
 
-        return parse_spec(spec, seed=seed)
+    if is_search_spec(spec):  # its learned policies are made now (a model loaded, a missing one refused)
+        return parse_spec(spec, seed=seed).prepare(env_id, num_players)
     return make_policy(spec, env_id, seed=seed, num_players=num_players, target=target)
 
 

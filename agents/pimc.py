@@ -106,7 +106,12 @@ CLASSES = {
     "tarocchino": ("auction", "discard", "declare", "claim", "give", "play"),
 }
 #: agents that cannot play out a batch of worlds (they need the env, or fail on a batch)
-NOT_ROLLOUTS = ("pimc", "rllib", "random")
+NOT_ROLLOUTS = ("pimc", "search", "rllib", "random")
+#: ``search``, the project's strongest player and its expert reference (docs/search.md): plain PIMC's bids,
+#: calls, discards and announcements, and its card play searched over the table's trained network at its
+#: own seat and the bot at the others. It beat plain PIMC in duplicate on seeds never used before
+#: (docs/results.md §5); ``search:<parameters>`` changes its parameters (``search:time=2``).
+SEARCH_SPEC = "pimc:rollout=pretrained,others=rules,search=play,base=pimc"
 
 
 @dataclass(frozen=True)
@@ -170,8 +175,8 @@ class PIMCAgent:
                     f"pimc: {name}={value!r} cannot play the sampled worlds out; the play-outs need an agent that acts on a "
                     "batch of observations: rules, pretrained or sb3:<zip>"
                 )
-        if base is not None and base.split(":", 1)[0] == "pimc":
-            _plain_pimc(base, seed)  # refuses anything but plain PIMC
+        if base is not None and is_search_spec(base):
+            _plain_pimc(base, seed)  # refuses anything but plain PIMC (search= included)
         margin = (DEFAULT_MARGIN if learned else 0.0) if margin is None else margin
         z = (DEFAULT_Z if learned else 0.0) if z is None else z
         for name, value in (("margin", margin), ("z", z)):
@@ -198,6 +203,22 @@ class PIMCAgent:
         self.searched = 0  # samples searched at the last decision
         self.last: Paired | None = None  # the paired statistics of the last decision searched that way
         self.decisions: Counter[str] = Counter()  # decisions searched so far, by class
+        self.policies: dict[tuple[str, str, int], Any] = {}  # (spec, env id, players) -> a learned policy made once
+
+    def prepare(self, env_id: str, num_players: int | None = None) -> PIMCAgent:
+        """Make the learned policies it plays out or bases on (``rollout``, ``others``, ``base``) for a table
+        now: a model is loaded (or a missing one refused) when the agent is made, not at the first deal, and
+        :meth:`bind` reuses it for every deal of that table. The room makes its robots in a worker thread
+        and binds them at every deal, on its event loop. Returns the agent."""
+        from tarot_env.agents.policies import make_policy
+
+        from tarot_env.env_facts import facts
+
+        n = facts(env_id).default_players if num_players is None else int(num_players)
+        for spec in (self.rollout, self.others, self.base):
+            if spec != "rules" and not is_search_spec(spec) and (spec, env_id, n) not in self.policies:
+                self.policies[spec, env_id, n] = make_policy(spec, env_id, seed=0 if self.seed is None else self.seed, num_players=n)
+        return self
 
     def bind(self, env: Any) -> PIMCAgent:
         """Play in ``env`` (a tarot_env AEC env): the agent samples from its state through the belief
@@ -218,6 +239,7 @@ class PIMCAgent:
                 f"pimc: search={self.search!r} names {', '.join(sorted(unknown))}, not a decision of {env_id}; "
                 f"its classes are {', '.join(CLASSES[self.game.family])} (joined by +), or all"
             )
+        self.prepare(env_id, env.num_players)
         self.rollout_agent = self._agent(self.rollout, env)
         self.others_agent = self.rollout_agent if self.others == self.rollout else self._agent(self.others, env)
         self.base_agent = self.rollout_agent if self.base == self.rollout else self._agent(self.base, env)
@@ -228,11 +250,9 @@ class PIMCAgent:
     def _agent(self, spec: str, env: Any) -> Any:
         if spec == "rules":
             return self.bot
-        if spec.split(":", 1)[0] == "pimc":  # base=pimc only: plain PIMC takes the decisions not searched
+        if is_search_spec(spec):  # base=pimc only: plain PIMC takes the decisions not searched
             return _plain_pimc(spec, self.seed).bind(env)
-        from tarot_env.agents.policies import make_policy  # never a search: rollout refuses pimc, base=pimc is above
-
-        return make_policy(spec, env.metadata["name"], seed=0 if self.seed is None else self.seed, num_players=env.num_players)
+        return self.policies[spec, env.metadata["name"], env.num_players]  # made by prepare
 
     def searches(self, s: Any) -> bool:
         """Whether the decision waiting at row 0 of ``s`` is of a class the agent searches."""
@@ -451,24 +471,39 @@ PARAMETERS: dict[str, Callable[[str], Any]] = {
 }  # fmt: skip
 
 
+def is_search_spec(spec: object) -> bool:
+    """Whether ``spec`` names the search agent: ``pimc[:...]`` or ``search[:...]``."""
+    return isinstance(spec, str) and (spec in ("pimc", "search") or spec.startswith(("pimc:", "search:")))
+
+
 def parse_spec(spec: str, seed: int = 0) -> PIMCAgent:
     """``pimc`` or ``pimc:samples=64,time=0.25[,chunk=8,search=...,base=...,rollout=...,others=...,margin=...,z=...]``
-    as an agent (the arena's name)."""
-    if spec == "pimc":
-        return PIMCAgent(seed=seed)
-    if not spec.startswith("pimc:"):
-        raise ValueError(f"not a pimc agent: {spec!r}")
+    as an agent (the arena's name); ``search[:<parameters>]`` is :data:`SEARCH_SPEC` with the parameters
+    given after it replacing its own."""
+    if not is_search_spec(spec):
+        raise ValueError(f"not a search agent (pimc or search): {spec!r}")
+    name, colon, given = spec.partition(":")
+    kwargs = _parameters(SEARCH_SPEC.partition(":")[2], SEARCH_SPEC) if name == "search" else {}
+    if colon:
+        kwargs.update(_parameters(given, spec))
+    agent = PIMCAgent(seed=seed, **kwargs)
+    agent.name = name
+    return agent
+
+
+def _parameters(text: str, spec: str) -> dict[str, Any]:
+    """The parameters ``key=value,...`` of the search agent named ``spec``, read."""
     kwargs: dict[str, Any] = {}
-    for item in spec[5:].split(","):
+    for item in text.split(","):
         key, sep, value = item.partition("=")
         if not sep or key not in PARAMETERS:
             raise ValueError(
                 f"agent {spec!r}: parameters are samples=<int>, time=<seconds>, chunk=<int>, search=all|play|<class>+<class>, "
-                "base=<agent>, rollout=<agent>, others=<agent>, margin=<points>, z=<standard errors>, as pimc:samples=64,time=0.25 "
-                "or pimc:rollout=pretrained"
+                "base=<agent>, rollout=<agent>, others=<agent>, margin=<points>, z=<standard errors>, as pimc:samples=64,time=0.25, "
+                "pimc:rollout=pretrained or search:time=2"
             )
         try:
             kwargs[key] = PARAMETERS[key](value)
         except ValueError:
             raise ValueError(f"agent {spec!r}: {key}={value!r} is not a number") from None
-    return PIMCAgent(seed=seed, **kwargs)
+    return kwargs

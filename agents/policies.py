@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 #: the agent names, as a refusal lists them
-AGENT_NAMES = "random, rules, pretrained, pimc[:samples=N,time=S,rollout=pretrained], sb3:<path-to-zip> or rllib:<checkpoint>[#module]"
+AGENT_NAMES = (
+    "random, rules, pretrained, pimc[:samples=N,time=S,rollout=pretrained], search[:time=S], sb3:<path-to-zip> "
+    "or rllib:<checkpoint>[#module]"
+)
 
 
 class AgentCouldNotPlayError(ValueError):

@@ -53,6 +53,7 @@ import argparse
 from pathlib import Path
 
 from tarot_env.agents.factory import AgentCouldNotPlayError, make_agent, model_path, split_agents
+from tarot_env.agents.pimc import is_search_spec
 
 import tarot_env
 from tarot_env.arena import DEFAULT_SEED, humans_markdown, humans_vs_agents, markdown, read_ratings, run_arena
@@ -99,18 +100,18 @@ def main(argv: list[str] | None = None) -> dict:
     specs = split_agents(args.agents)
     if not specs:
         p.error(
-            f"argument --agents: no agent in {args.agents!r}: give two or more of random, rules, pretrained, pimc, sb3:<path-to-zip>, "
-            "comma-separated"
+            f"argument --agents: no agent in {args.agents!r}: give two or more of random, rules, pretrained, pimc, search, "
+            "sb3:<path-to-zip>, comma-separated"
         )
     for s in specs:
         if specs.count(s) > 1:
             p.error(f"argument --agents: {s!r} is given twice: the agents' names must differ")
-        if s not in ("random", "rules", "pretrained", "pimc") and not s.startswith(("sb3:", "pimc:")):
+        if s not in ("random", "rules", "pretrained") and not s.startswith("sb3:") and not is_search_spec(s):
             p.error(
                 f"argument --agents: unknown agent {s!r}: use random, rules, pretrained, "
-                "pimc[:samples=N,time=S,rollout=pretrained] or sb3:<path-to-zip>"
+                "pimc[:samples=N,time=S,rollout=pretrained], search[:time=S] or sb3:<path-to-zip>"
             )
-        if s.startswith("pimc:"):
+        if is_search_spec(s):
             from tarot_env.agents.pimc import parse_spec
 
             try:

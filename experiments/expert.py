@@ -68,6 +68,9 @@ class ExpertConfig:
     rounds: int = 1000  # at most this many rounds
     deals_per_round: int = 20  # deals the student plays and the search labels each round; 0: PPO alone (the control)
     search: str = "play"  # the classes of decisions the search labels (pimc's search=...): the card play holds the lead
+    # who plays the other seats of the search's play-outs: the student (the first runs: labels that teach it to beat
+    # itself) or the bot (pimc's others=rules, as the project's search reference plays them out: labels against the bot)
+    others: str = "student"
     time: float = 1.0  # the search's seconds a decision (pimc's time=...)
     samples: int = 64  # the search's worlds a decision at most
     temperature: float = 5.0  # points: a gain of this many points multiplies an action's odds by e
@@ -105,9 +108,15 @@ def aec_options(config: ExpertConfig) -> dict[str, Any]:
     return options
 
 
+#: who may play the other seats of the teacher's play-outs (``--others``)
+OTHERS = ("student", "rules")
+
+
 def teacher_spec(config: ExpertConfig, student: Path) -> str:
-    """The search over the student saved at ``student``: its play-outs and its base choice are the student's."""
-    return f"pimc:rollout=sb3:{student},search={config.search},time={config.time},samples={config.samples}"
+    """The search over the student saved at ``student``: its base choice and its own seat's play-outs are the
+    student's, the other seats' the student's too or the bot's (``others``)."""
+    others = "" if config.others == "student" else f",others={config.others}"
+    return f"pimc:rollout=sb3:{student}{others},search={config.search},time={config.time},samples={config.samples}"
 
 
 def check(config: ExpertConfig) -> None:
@@ -131,6 +140,8 @@ def check(config: ExpertConfig) -> None:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
             raise ValueError(f"--{name.replace('_', '-')} {value!r} refused: a number above 0")
     parse_spec(f"pimc:search={config.search}")  # the search's classes (refused with the names there are)
+    if config.others not in OTHERS:
+        raise ValueError(f"--others {config.others!r} refused: {' or '.join(OTHERS)} (who plays the other seats of the play-outs)")
     init_model(config)  # the file exists and fits the table
 
 
@@ -292,6 +303,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=int, help="at most this many rounds (default 1000)")
     p.add_argument("--deals-per-round", type=int, help="deals labelled each round (default 20; 0: PPO alone, the control)")
     p.add_argument("--search", help="the decisions the search labels: play (default), all, or classes joined by +")
+    p.add_argument("--others", help="who plays the other seats of the search's play-outs: student (default), rules (the bot)")
     p.add_argument("--time", type=float, help="the search's seconds a decision (default 1)")
     p.add_argument("--samples", type=int, help="the search's worlds a decision at most (default 64)")
     p.add_argument("--temperature", type=float, help="points: a gain this large multiplies an action's odds by e (default 5)")

@@ -13,10 +13,12 @@ agent on this deal" means something. The pieces, none of them web- or command-li
   protocol's opponent, the game family's rule-based bot, at every other seat; the seat's score is
   its reward with ``reward="score"``, as the arena counts it.
 - **Baselines** (:func:`compute_baselines`, ``tarot challenge baselines``): the score of each agent,
-  ``rules``, ``trained`` (the table's ``pretrained`` model, greedy) and ``search`` (``pimc``, default
-  settings, seeded), in each (deal, seat), stored as ``results/challenge/<table>.json`` with the
-  settings, the machine and the time it took (the search agent's play depends on its time budget, so
-  on the machine: the file says which).
+  ``rules``, ``trained`` (the table's ``pretrained`` model, greedy), ``search`` (the arena's
+  ``search``, the project's strongest player: plain PIMC's bidding and its card play searched over the
+  table's trained network; default settings, seeded) and ``pimc`` (plain PIMC, default settings,
+  seeded: the ``search`` of the challenge until 2026-12-07), in each (deal, seat), stored as
+  ``results/challenge/<table>.json`` with the settings, the machine and the time it took (the search
+  agent's play depends on its time budget, so on the machine: the file says which).
 - **The comparison** (:func:`compare`, :func:`comparison_lines`): a person's score against each
   agent's and the mean of the other people who played the same deal and seat.
 - **The data set** (:func:`write_dataset`, :func:`read_dataset`): one JSON line per finished challenge
@@ -59,7 +61,8 @@ TABLES: tuple[str, ...] = (FIRST_TABLE, *(t for t in ALL_TABLES if t != FIRST_TA
 AGENTS: dict[str, tuple[str, str]] = {
     "rules": ("rules", "the rule-based bot"),
     "trained": ("pretrained", "the trained agent"),
-    "search": ("pimc", "the search agent"),
+    "search": ("search", "the search agent"),
+    "pimc": ("pimc", "plain PIMC (the search over the bot's play)"),
 }
 #: the keys of a line of the data set, and their types
 DATASET_FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -208,10 +211,10 @@ def baseline_agent(name: str, table: str, index: int, seat: int) -> Any:
         from tarot_env.agents.trained import pretrained
 
         return pretrained(table, deterministic=True)
-    if name == "search":
-        from tarot_env.agents.pimc import PIMCAgent
+    if name in ("search", "pimc"):
+        from tarot_env.agents.factory import make_agent
 
-        return PIMCAgent(seed=1000 * index + seat)
+        return make_agent(AGENTS[name][0], env_id, seed=1000 * index + seat, num_players=num_seats(table))
     raise ChallengeError(f"unknown agent {name!r}; the agents are {', '.join(AGENTS)}")
 
 
@@ -227,8 +230,9 @@ def compute_baselines(
     table: str, deals: Iterable[int], agents: Iterable[str] = tuple(AGENTS), progress: Callable[[str], None] | None = None
 ) -> dict[str, Any]:
     """Every agent's score in every seat of every deal of ``deals``: the baselines file's content."""
-    from tarot_env.agents.pimc import DEFAULT_SAMPLES, DEFAULT_TIME
+    from tarot_env.agents.pimc import SEARCH_SPEC, parse_spec
 
+    search, pimc = parse_spec(AGENTS["search"][0]), parse_spec(AGENTS["pimc"][0])
     deals = [int(d) for d in deals]
     seats = num_seats(table)
     out: dict[str, Any] = {
@@ -248,11 +252,24 @@ def compute_baselines(
         "rules": {"spec": "rules"},
         "trained": {"spec": "pretrained", "model": f"results/models/{table}.zip", "greedy": True},
         "search": {
-            "spec": "pimc",
-            "samples": DEFAULT_SAMPLES,
-            "time": DEFAULT_TIME,
-            "chunk": 8,
-            "search": "all",
+            "spec": AGENTS["search"][0],
+            "as": SEARCH_SPEC,
+            "model": f"results/models/{table}.zip",
+            "samples": search.samples,
+            "time": search.time,
+            "chunk": search.chunk,
+            "search": search.search,
+            "margin": search.margin,
+            "z": search.z,
+            "base": "pimc (plain PIMC's default settings: every decision not searched)",
+            "seed": "1000 * deal + seat",
+        },
+        "pimc": {
+            "spec": AGENTS["pimc"][0],
+            "samples": pimc.samples,
+            "time": pimc.time,
+            "chunk": pimc.chunk,
+            "search": pimc.search,
             "seed": "1000 * deal + seat",
         },
     }
@@ -267,6 +284,25 @@ def compute_baselines(
         out["scores"][name] = rows
         out["seconds"][name] = round(time.perf_counter() - start, 1)
     return out
+
+
+def keep_baselines(data: dict[str, Any], old: dict[str, Any] | None) -> list[str]:
+    """Into ``data``, a baselines computation of some agents, the other agents' settings, scores and seconds
+    from ``old``, the table's file before it, where ``old`` is of the same deals (an agent's scores again, the
+    others' kept: the search agent's when it changes, the trained agent's when the model does). The names
+    kept, in :data:`AGENTS`' order; the old file's own command is kept beside the new one."""
+    if old is None or old.get("deals") != data["deals"] or old.get("num_players") != data["num_players"]:
+        return []
+    kept = [name for name in AGENTS if name in old["scores"] and name not in data["scores"]]
+    for part in ("agents", "scores", "seconds"):
+        data[part] |= {name: old[part][name] for name in kept if name in old.get(part, {})}
+    for part in ("agents", "scores"):  # in AGENTS' order, as a whole computation writes them
+        data[part] = {name: data[part][name] for name in AGENTS if name in data[part]}
+    for key, value in old.items():  # notes on the kept agents (trained_note, ...)
+        data.setdefault(key, value)
+    if kept and "command" in old:
+        data["kept_from"] = {name: old["command"] for name in kept}
+    return kept
 
 
 def baselines_path(table: str, folder: str | Path | None = None) -> Path:

@@ -52,7 +52,7 @@ keys: Enter or n = next move, p = back one move, g N = go to move N (g 0: the de
   tarot serve --port 8080 --db runs/room.sqlite --records runs/web_games
   sqlite3 runs/tarot_web.sqlite "select name, xp, chips from users order by xp desc"
 
-people play in the browser against robots (rules, random, pretrained, pimc) and each other; every deal's
+people play in the browser against robots (rules, random, pretrained, pimc, search) and each other; every deal's
 record is saved in the database and in --records (replay it: tarot replay FILE). Needs the web extra. docs/web.md""",
     "bench": """examples:
   tarot bench french_tarot_v0 --api aec --players 4 --seconds 2
@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--agents",
         default="rules",
-        help="agents at the other seats, in seat order, cycled: rules, random, pretrained, pimc, sb3:<model.zip> (default rules)",
+        help="agents at the other seats, in seat order, cycled: rules, random, pretrained, pimc, search, sb3:<model.zip> (default rules)",
     )
     p.add_argument("--deals", type=arguments.deals, help="deals (hands) in the session; scores add up (default 1)")
     p.add_argument("--match", action="store_true", help="Tarocchino: a whole game (episode='match') to its end")
@@ -190,7 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("arena", "agents against each other on a fixed deal set in duplicate (experiments/arena.py)")
     p.add_argument("--env", help="env id (required; or first: tarot arena ENV_ID)")
     p.add_argument("--players", type=int, help="player count (French Tarot 3-5, Mattazza 3-6)")
-    p.add_argument("--agents", help="comma-separated: random, rules, pretrained, pimc[:samples=N], sb3:<model.zip> (default random,rules)")
+    p.add_argument(
+        "--agents", help="comma-separated: random, rules, pretrained, pimc[:samples=N], search, sb3:<model.zip> (default random,rules)"
+    )
     p.add_argument("--deals", type=arguments.deals, help="deals per match (default 200)")
     p.add_argument("--seed", type=arguments.seed, help="seed of the deal set and of random agents (default 0)")
     p.add_argument(

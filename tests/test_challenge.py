@@ -57,8 +57,9 @@ def test_the_committed_baselines_reproduce_for_rules_and_trained() -> None:
     deterministic; the search agent's depend on its time budget, so on the machine, which the file states)."""
     b = C.load_baselines(FT4)
     assert b is not None, "results/challenge/french_tarot_v0_4p.json is committed"
-    assert b["deal_set"] == "french_tarot_v0_4p_v1" and len(b["deals"]) >= 24 and set(b["scores"]) == {"rules", "trained", "search"}
-    assert b["machine"] and b["agents"]["search"]["time"] > 0
+    assert b["deal_set"] == "french_tarot_v0_4p_v1" and len(b["deals"]) >= 24 and set(b["scores"]) == {"rules", "trained", "search", "pimc"}
+    assert b["machine"] and b["agents"]["search"]["time"] > 0 and b["agents"]["search"]["spec"] == "search"
+    assert b["agents"]["pimc"]["spec"] == "pimc"  # plain PIMC, kept under its name beside the reference
     for name, rows in b["scores"].items():
         assert len(rows) == len(b["deals"]) and all(len(r) == 4 for r in rows), name
     assert b["deals"] == C.played_deals(FT4, len(b["deals"]))
@@ -213,7 +214,20 @@ def test_the_baselines_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert b["command"].startswith("tarot challenge baselines --table french_tarot_v0_4p") and b["machine"]
     committed = C.load_baselines(FT4)
     assert committed is not None and b["scores"]["rules"] == committed["scores"]["rules"][:2]
+    # one agent's scores again: the others' in the file (same deals) are kept, with the command that made them
+    b["agents"]["search"], b["scores"]["search"], b["seconds"]["search"] = {"spec": "search"}, [[1, 2, 3, 4], [5, 6, 7, 8]], 9.0
+    b["command"] = "the search's command"
+    C.baselines_path(FT4, tmp_path).write_text(json.dumps(b))
+    assert main(["challenge", "baselines", "--table", FT4, "--deals", "2", "--agents", "rules", "--out", str(tmp_path)]) == 0
+    assert "(search kept from the file)" in capsys.readouterr().out
+    again = C.load_baselines(FT4, tmp_path)
+    assert again is not None and list(again["scores"]) == ["rules", "search"] and again["scores"]["search"] == [[1, 2, 3, 4], [5, 6, 7, 8]]
+    assert again["kept_from"] == {"search": "the search's command"} and again["seconds"]["search"] == 9.0
+    assert again["scores"]["rules"] == b["scores"]["rules"] and again["command"].endswith("--agents rules")
+    # other deals: nothing is kept (the scores would not be of the same deals)
+    assert main(["challenge", "baselines", "--table", FT4, "--deals", "1", "--agents", "rules", "--out", str(tmp_path)]) == 0
+    assert list(json.loads(C.baselines_path(FT4, tmp_path).read_text())["scores"]) == ["rules"]
     assert main(["challenge", "baselines", "--table", FT4, "--agents", "rules,oracle", "--out", str(tmp_path)]) == 1
-    assert "give some of rules, trained, search" in capsys.readouterr().err
+    assert "give some of rules, trained, search, pimc" in capsys.readouterr().err
     assert main(["challenge", "baselines", "--table", "bridge", "--out", str(tmp_path)]) == 1
     assert "unknown table 'bridge'" in capsys.readouterr().err

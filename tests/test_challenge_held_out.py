@@ -41,7 +41,9 @@ def test_the_rooms_deals_are_its_own_and_stay_the_same_from_one_start_to_the_nex
     view = service.start({"name": "Ann"})
     assert (view["table"], view["deal_index"]) == (FT4, 0)
     held_out = service.deal_set()
-    ((secret,),) = Store(str(tmp_path / "room.sqlite")).engine.connect().exec_driver_sql("select value from challenge_secret")
+    ((secret,),) = Store(str(tmp_path / "room.sqlite")).engine.connect().exec_driver_sql(
+        "select value from challenge_secret where name = 'deals'"
+    )
     assert len(secret) == 32 and held_out.id.startswith("held-out-") and secret not in held_out.id
     ours = [held_out(FT4, k) for k in range(5)]
     assert {c["name"] for c in view["deal"]["hand"]} == set(ours[0]["hands"][view["seat"]])  # the cards dealt are these
@@ -57,8 +59,30 @@ def test_the_rooms_deals_are_its_own_and_stay_the_same_from_one_start_to_the_nex
         assert any(a.startswith("play") for a in C.play_deal(FT4, 0, 0, C.baseline_agent("rules", FT4, 0, 0), deal)[1]["actions"])
 
 
+def test_a_database_from_before_search_was_the_reference_calls_its_search_scores_pimc(tmp_path: Path) -> None:
+    """Until 2026-12-07 the challenge's ``search`` was plain PIMC: a room's stored ``search`` scores from then are
+    plain PIMC's and become ``pimc``'s when the room starts again, once; scores stored afterwards keep their names."""
+    from sqlalchemy import delete, select
+
+    from tarot_env.web.challenge_web import ChallengeStore, baselines, secret_table
+
+    path = str(tmp_path / "room.sqlite")
+    old = ChallengeStore(path)
+    with old.engine.begin() as c:  # as the database was: no names row, a search score stored
+        c.execute(delete(secret_table).where(secret_table.c.name == "agents"))
+    old.save_baselines("held-out-x", FT4, 0, 1, {"rules": 5.0, "search": 40.0}, "a machine")
+    assert ChallengeStore(path).baselines("held-out-x", FT4, 0, 1) == {"rules": 5.0, "pimc": 40.0}
+    again = ChallengeStore(path)
+    again.save_baselines("held-out-x", FT4, 0, 2, {"search": 12.0}, "a machine")
+    assert ChallengeStore(path).baselines("held-out-x", FT4, 0, 2) == {"search": 12.0}  # renamed once, not at every start
+    with again.engine.connect() as c:
+        assert c.execute(select(secret_table.c.value).where(secret_table.c.name == "agents")).scalar_one() == ",".join(C.AGENTS)
+        assert c.execute(select(baselines.c.agent).where(baselines.c.seat == 1)).scalars().all().count("search") == 0
+    assert ChallengeStore(str(tmp_path / "new.sqlite")).baselines("held-out-x", FT4, 0, 1) == {}
+
+
 def test_the_agents_scores_are_computed_on_first_use_and_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The three agents of the committed baselines, on the room's first deal, seat 0: computed once, while the
+    """The four agents of the committed baselines, on the room's first deal, seat 0: computed once, while the
     person plays, stored with the machine, compared at the end, and not computed again for the next person."""
     played: list[str] = []
     real = C.play_deal
@@ -74,7 +98,7 @@ def test_the_agents_scores_are_computed_on_first_use_and_stored(tmp_path: Path, 
     view = service.start({"name": "Ann"})
     end = play_out(service, view["token"], view)
     rows = list(store.engine.connect().exec_driver_sql("select deal_set, deal, seat, agent, score, machine from challenge_baselines"))
-    assert sorted(r[3] for r in rows) == ["rules", "search", "trained"] and len(played) == 3
+    assert sorted(r[3] for r in rows) == ["pimc", "rules", "search", "trained"] and len(played) == 4
     assert {(r[0], r[1], r[2]) for r in rows} == {(service.deal_set().id, 0, 0)} and all(r[5] == C.machine() for r in rows)
     scores = {r[3]: r[4] for r in rows}
     assert {n: a["score"] for n, a in end["comparison"]["agents"].items()} == scores
@@ -90,7 +114,7 @@ def test_the_agents_scores_are_computed_on_first_use_and_stored(tmp_path: Path, 
         view = service.start({"name": f"P{k}"})
     assert view["seat"] == 0
     end = play_out(service, view["token"], view)
-    assert [p for p in played if p.startswith("seat 0")] == played[:3]  # seat 0's three, once
+    assert [p for p in played if p.startswith("seat 0")] == played[:4]  # seat 0's four, once
     assert end["comparison"]["agents"]["rules"]["score"] == scores["rules"]
 
 

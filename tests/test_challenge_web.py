@@ -107,7 +107,7 @@ def test_the_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str], 
     (row,) = C.read_dataset(out)
     assert (row["table"], row["deal"], row["seat"], row["score"]) == (FT4, view["deal_index"], view["seat"], end["score"])
     assert row["player"] == C.pseudonym(view["token"]) and "Zo" not in out.read_text()
-    ((secret,),) = stored(tmp_path, "select value from challenge_secret")
+    ((secret,),) = stored(tmp_path, "select value from challenge_secret where name = 'deals'")
     held_out = HeldOutDeals(secret)
     assert row["record"]["env"] == "french_tarot_v0" and row["record"]["deal"] == held_out(FT4, view["deal_index"])
     assert row["deal_set"] == held_out.id and secret not in out.read_text()  # the set is named, its secret kept

@@ -109,9 +109,9 @@ def test_agents_md_states_the_codes_training_defaults():
 
 # ------------------------------------------------------------------------------------- docs/cli.md
 def test_cli_md_lists_every_agent_the_commands_take():
-    """``tarot play`` and ``tarot arena`` take random, rules, pretrained, pimc and sb3: models; the
+    """``tarot play`` and ``tarot arena`` take random, rules, pretrained, pimc, search and sb3: models; the
     page listed three of them."""
-    names = ("random", "rules", "pretrained", "pimc", "sb3:")  # experiments/arena.py's make_agent, which both use
+    names = ("random", "rules", "pretrained", "pimc", "search", "sb3:")  # experiments/arena.py's make_agent, which both use
     found = [b for b in blocks(DOCS["cli.md"]) if re.search(r"`--agents[` ]", b) and not b.startswith("tarot ")]
     assert len(found) >= 2, found  # the play option's row and the arena's paragraph
     for block in found:

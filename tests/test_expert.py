@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from tarot_env.agents.pimc import Paired
 from tarot_env.experiments.distill import paired_target
-from tarot_env.experiments.expert import ExpertConfig, main, run
+from tarot_env.experiments.expert import ExpertConfig, _label_round, main, run, teacher_spec
 
 
 def tiny(out: Path, **kwargs) -> ExpertConfig:
@@ -72,6 +72,20 @@ def test_a_round_labels_the_students_card_play_distils_and_goes_on_with_ppo(expe
     assert int(done["changed"]) == int(taught.sum())
 
 
+def test_the_teacher_can_play_the_other_seats_out_with_the_bot(tmp_path: Path) -> None:
+    """``--others rules``: the search's play-outs have the student at the labelled seat and the bot at the
+    others (the project's ``search`` reference plays them out that way); by default the student everywhere."""
+    from tarot_env.agents.pimc import parse_spec
+    from tarot_env.agents.trained import model_file
+
+    student = model_file("french_tarot_v0_4p")
+    plain, mixed = (parse_spec(teacher_spec(tiny(tmp_path, others=o), student)) for o in ("student", "rules"))
+    assert (plain.rollout, plain.others) == (f"sb3:{student}", f"sb3:{student}")
+    assert (mixed.rollout, mixed.others, mixed.classes, mixed.samples) == (f"sb3:{student}", "rules", {"play"}, 2)
+    labels = _label_round(tiny(tmp_path, others="rules", deals_per_round=1), student, 0)
+    assert len(labels["targets"]) > 0 and np.allclose(labels["targets"].astype(np.float64).sum(axis=1), 1.0, atol=1e-2)
+
+
 def test_resume_goes_on_with_the_next_round_and_keeps_the_labels(expert: Path, tmp_path: Path) -> None:
     import shutil
 
@@ -100,6 +114,7 @@ def test_the_control_runs_ppo_alone(tmp_path: Path) -> None:
         (["--search", "bidding"], "'bidding' is not a class of decisions"),
         (["--init", "nowhere.zip"], "there is no model file"),
         (["--deals-per-round", "-1"], "--deals-per-round -1 refused"),
+        (["--others", "random"], "--others 'random' refused: student or rules"),
     ],
 )
 def test_bad_flags_are_refused_in_one_line(argv: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from tarot_env.agents.french_rules import FrenchRuleAgent
-from tarot_env.agents.pimc import CLASSES, MIN_PAIRED, PIMCAgent, parse_spec
+from tarot_env.agents.pimc import CLASSES, MIN_PAIRED, SEARCH_SPEC, PIMCAgent, parse_spec
 from test_belief import _swap_hidden
 
 import tarot_env
@@ -249,6 +249,7 @@ def test_others_plays_every_seat_of_the_play_outs_but_the_searching_one():
         "pimc:rollout=pretrained,samples=6,time=60",
         "pimc:search=auction+play,base=pretrained,samples=6,time=60",
         "pimc:rollout=pretrained,others=rules,samples=6,time=60",
+        "search:samples=6,time=60,base=pimc:samples=6",
     ],
 )
 def test_the_search_over_the_network_reads_no_hidden_card(spec):
@@ -256,6 +257,9 @@ def test_the_search_over_the_network_reads_no_hidden_card(spec):
     env = tarot_env.make("french_tarot_v0", num_players=4)
     raw = env.unwrapped
     agent = parse_spec(spec).bind(env)
+    searchers = [a for a in (agent, agent.base_agent) if isinstance(a, PIMCAgent)]  # a plain PIMC base searches too
+    for searcher in searchers:
+        searcher.time = 60.0  # its samples are counted, not timed, whatever the machine's load
     rng = np.random.default_rng(0)
     compared = 0
     for n, (seat, _, obs) in enumerate(positions(env, range(10))):
@@ -268,7 +272,8 @@ def test_the_search_over_the_network_reads_no_hidden_card(spec):
         outcomes = []
         for state in (real, swapped):
             raw.game_state = state
-            agent.rng = np.random.default_rng(n)
+            for searcher in searchers:
+                searcher.rng = np.random.default_rng(n)
             a, values = agent.decide(obs["observation"], obs["action_mask"])
             outcomes.append((a, None if values is None else values.tolist(), agent.last))
         raw.game_state = real
@@ -277,6 +282,53 @@ def test_the_search_over_the_network_reads_no_hidden_card(spec):
             assert np.array_equal(outcomes[0][2].gain, outcomes[1][2].gain)
         compared += 1
     assert compared > 10
+
+
+def test_search_is_the_reference_form_and_its_parameters_can_be_changed():
+    """``search`` is :data:`SEARCH_SPEC` (plain PIMC's bidding, the card play searched over the network with the
+    bot at the other seats); ``search:<parameters>`` replaces its own; what it cannot be is refused."""
+    reference, spelled = parse_spec("search", seed=3), parse_spec(SEARCH_SPEC, seed=3)
+    fields = ("rollout", "others", "base", "search", "classes", "samples", "time", "chunk", "margin", "z", "seed")
+    assert [getattr(reference, f) for f in fields] == [getattr(spelled, f) for f in fields]
+    assert (reference.rollout, reference.others, reference.base, reference.classes) == ("pretrained", "rules", "pimc", {"play"})
+    assert (reference.name, spelled.name, parse_spec("pimc").name) == ("search", "pimc", "pimc")
+    changed = parse_spec("search:time=2,samples=32,margin=3")
+    assert (changed.time, changed.samples, changed.margin, changed.others, changed.base) == (2.0, 32, 3.0, "rules", "pimc")
+    for spec, match in (
+        ("search:", "parameters are samples=<int>"),
+        ("search:depth=3", "parameters are samples=<int>"),
+        ("search:time=soon", "time='soon' is not a number"),
+        ("searches", "not a search agent"),
+        ("pimc:rollout=search", "cannot play the sampled worlds out"),
+        ("pimc:base=search", "a base that searches must be plain PIMC"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            parse_spec(spec)
+    from tarot_env.agents.factory import make_agent, split_agents
+
+    assert split_agents("search:time=2,samples=32,rules,search") == ["search:time=2,samples=32", "rules", "search"]
+    with pytest.raises(ValueError, match="unknown agent 'searches'"):
+        make_agent("searches", "french_tarot_v0", num_players=4)
+
+
+def test_the_network_is_loaded_when_the_agent_is_made_and_reused_at_every_deal():
+    """The arena, the room and the challenge make the agent once and bind it to every deal: the model is read
+    from disk once, when the agent is made (a missing model refused then), not at each deal."""
+    from tarot_env.agents.factory import make_agent
+
+    agent = make_agent("search", "french_tarot_v0", num_players=4)
+    (network,) = agent.policies.values()
+    assert list(agent.policies) == [("pretrained", "french_tarot_v0", 4)]
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        agent.bind(env)
+        assert agent.rollout_agent is network and agent.others_agent is agent.bot and isinstance(agent.base_agent, PIMCAgent)
+    ottocento = tarot_env.make("ottocento_v0")
+    agent.bind(ottocento)  # another table: its own network, made then
+    assert agent.rollout_agent is not network and len(agent.policies) == 2
+    with pytest.raises(ValueError, match="there is no model file"):
+        make_agent("pimc:rollout=sb3:runs/no/such/model.zip", "french_tarot_v0", num_players=4)
 
 
 def test_every_class_is_named_by_a_family_phase():

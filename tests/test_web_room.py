@@ -320,13 +320,14 @@ def test_tarocchino_tables_play_to_the_end(env: str, n: int) -> None:
 
 
 def test_trained_model_and_search_agent_take_seats_and_move() -> None:
-    """The pretrained robot needs the train extra (installed by make setup with the others)."""
+    """The pretrained and search robots need the train extra (installed by make setup with the others);
+    the search robot's network is loaded when it is seated (in the server, a worker thread), not at the deal."""
     r = room()
     (a,) = people(1)
     t = r.create(a, "french_tarot_v0", 4, seed=3)
     t.set_robot(a, 1, "pretrained")
     t.set_robot(a, 2, "pimc")
-    t.set_robot(a, 3, "random")
+    t.set_robot(a, 3, "search")
     t.start(a, 0.0)
     movers = set()
     now = 0.0
@@ -340,6 +341,8 @@ def test_trained_model_and_search_agent_take_seats_and_move() -> None:
             movers.add(p)
     assert movers == {1, 2, 3}  # each robot made a move through its own agent
     assert type(t.agents[1]).__name__ == "SB3PolicyAgent" and type(t.agents[2]).__name__ == "PIMCAgent"
+    assert (t.agents[2].name, t.agents[3].name) == ("pimc", "search")
+    assert list(t.agents[3].policies) == [("pretrained", "french_tarot_v0", 4)]  # the network it searches over
 
 
 def test_a_deal_with_no_card_played_is_dealt_again_and_not_counted_in_every_game() -> None:

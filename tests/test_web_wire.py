@@ -253,7 +253,7 @@ def test_the_welcome_gives_the_page_its_menus_from_the_rules_and_the_room(tmp_pa
     assert welcome["games"]["mattazza_v0"] == [3, 4, 5, 6]
     assert welcome["games"]["millone_v0"] == [2] and welcome["games"]["ottocento_v0"] == [4]
     assert welcome["titles"]["french_tarot_v0"] == "French Tarot" and welcome["titles"]["quattro_scartate_v0"] == "Quattro Scartate"
-    assert welcome["robots"] == ["rules", "random", "pretrained", "pimc"]
+    assert welcome["robots"] == ["rules", "random", "pretrained", "pimc", "search"]
     assert welcome["limits"]["deals"] == [1, 20] and "chips" not in welcome["limits"]
     static = Path(create_app.__code__.co_filename).parent / "static"
     page = (static / "table.js").read_text() + (static / "index.html").read_text()

@@ -2,6 +2,7 @@
 
     tarot challenge export --db runs/tarot_web.sqlite --out humans.jsonl     the people's finished challenge deals
     tarot challenge baselines --table french_tarot_v0_4p --deals 24           the agents' scores (results/challenge)
+    tarot challenge baselines --table french_tarot_v0_4p --deals 24 --agents search   one agent's again, the others' kept
 
 The export is the data set of human decisions on known deals: one JSON line per finished deal,
 its full record included; ``python -m tarot_env.experiments.arena --humans humans.jsonl`` reports the
@@ -20,6 +21,7 @@ from tarot_env import arguments
 EXAMPLES = """examples:
   tarot challenge export --db runs/tarot_web.sqlite --out humans.jsonl
   tarot challenge baselines --table french_tarot_v0_4p --deals 24 --agents rules,trained,search
+  tarot challenge baselines --table ottocento_v0 --deals 8 --agents search      the search's scores again, the others' kept
   python -m tarot_env.experiments.arena --env french_tarot_v0 --players 4 --humans humans.jsonl
 
 the challenge is played in the room (tarot serve, the page /challenge); docs/web.md, "The duplicate challenge"."""
@@ -42,7 +44,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b = acts.add_parser("baselines", help="play the agents on the challenge's deals (results/challenge/<table>.json)", allow_abbrev=False)
     b.add_argument("--table", required=True, help="a table: french_tarot_v0_4p, ottocento_v0, ...")
     b.add_argument("--deals", type=arguments.deals, default=24, help="how many deals (the first the bots play; default 24)")
-    b.add_argument("--agents", default="rules,trained,search", help="comma-separated: rules, trained, search (default all three)")
+    b.add_argument(
+        "--agents",
+        default="rules,trained,search",
+        help="comma-separated: rules, trained, search (default all three; the others' scores in the file, on the same deals, are kept)",
+    )
     b.add_argument("--out", default=None, help="folder of the baselines files (default results/challenge)")
 
 
@@ -65,9 +71,11 @@ def baselines(args: argparse.Namespace) -> int:
     data["command"] = f"tarot challenge baselines --table {args.table} --deals {args.deals} --agents {','.join(agents)}"
     data["seconds"]["total"] = round(time.perf_counter() - start, 1)
     path = C.baselines_path(args.table, args.out)
+    kept = C.keep_baselines(data, C.load_baselines(args.table, args.out))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1) + "\n")
     print(
         f"{args.table}: {len(deals)} deals x {data['num_players']} seats, agents {', '.join(agents)}, {data['seconds']['total']} s: {path}"
+        + (f" ({', '.join(kept)} kept from the file)" if kept else "")
     )
     return 0

@@ -376,7 +376,7 @@ def run(args: argparse.Namespace) -> int:
 
     specs = split_agents(args.agents)
     if not specs:
-        raise SystemExit("tarot play: error: --agents needs at least one agent: rules, random, pretrained, pimc or sb3:<model.zip>")
+        raise SystemExit("tarot play: error: --agents needs at least one agent: rules, random, pretrained, pimc, search or sb3:<model.zip>")
     path = record_path(args.record, env_id)
     if why := arguments.writable_file_error(path, "--record"):  # now, not after the deal: the record would be lost
         raise SystemExit(f"tarot play: error: {why}")

@@ -114,7 +114,8 @@ results = Table(
     Column("finished", String(32)),
     Column("deal_set", String(40)),  # the held-out deal set (HeldOutDeals.id); NULL: the committed protocol deal set
 )
-#: the operator's secret the held-out deals are drawn from, made at the first start (one row, name "deals")
+#: the operator's secret the held-out deals are drawn from, made at the first start (the row named "deals"), and the
+#: agents' names the stored baselines use (the row named "agents", :meth:`ChallengeStore._rename_plain_pimc`)
 secret_table = Table(
     "challenge_secret",
     metadata,
@@ -162,6 +163,7 @@ class ChallengeStore:
         if create:
             metadata.create_all(self.engine)
             self._add_deal_set()
+            self._rename_plain_pimc()
 
     def _add_deal_set(self) -> None:
         """A room's database from before the held-out deals: its results get their ``deal_set`` column (NULL:
@@ -170,6 +172,15 @@ class ChallengeStore:
         if "deal_set" not in columns:
             with self.engine.begin() as c:
                 c.execute(text(f"ALTER TABLE {results.name} ADD COLUMN deal_set VARCHAR(40)"))
+
+    def _rename_plain_pimc(self) -> None:
+        """A room's database from before ``search`` was the search over the trained network (2026-12-07): its
+        stored ``search`` scores are plain PIMC's, which the challenge now calls ``pimc``. Renamed once; the row
+        ``agents`` of ``challenge_secret`` says that the database's names are the new ones (a new one's too)."""
+        with self.engine.begin() as c:
+            if c.execute(select(secret_table.c.value).where(secret_table.c.name == "agents")).first() is None:
+                c.execute(update(baselines).where(baselines.c.agent == "search").values(agent="pimc"))
+                c.execute(insert(secret_table).values(name="agents", value=",".join(C.AGENTS), created=_now()))
 
     def secret(self) -> str:
         """The operator's secret the held-out deals are drawn from: made (random, 128 bits) at the first call and

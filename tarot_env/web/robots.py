@@ -17,8 +17,9 @@ from tarot_env.agents import rule_agent
 
 log = logging.getLogger("tarot_env.web")
 
-#: the seconds a robot may think of one move (the server's default): the search robot's own budget is
-#: 0.25 s a decision and the others answer in milliseconds, so past this one it is taken to hang
+#: the seconds a robot may think of one move (the server's default): the search robots' own budgets are
+#: 0.25 s (``pimc``) and 1 s (``search``) a decision and the others answer in milliseconds, so past this
+#: one it is taken to hang
 ROBOT_TIMEOUT = 5.0
 
 

@@ -15,8 +15,9 @@ from typing import Any, overload
 from tarot_env.agents.factory import make_agents
 from tarot_env.web.people import RoomError, Seat, User
 
-#: the robots a seat can hold: the names ``tarot play --agents`` takes
-ROBOTS = ("rules", "random", "pretrained", "pimc")
+#: the robots a seat can hold: the names ``tarot play --agents`` takes (``search``: the project's strongest
+#: player, plain PIMC's bidding and its card play searched over the table's trained network; ``pimc``: plain PIMC)
+ROBOTS = ("rules", "random", "pretrained", "pimc", "search")
 
 
 class Seats(Sequence[Seat]):
