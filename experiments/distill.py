@@ -138,12 +138,13 @@ def make_teacher(spec: str, env_id: str) -> Any:
     (``rules``: fast and deterministic, for trials). Raises ValueError for anything else."""
     if spec == "rules":
         return rule_agent(env_id)
-    if spec == "pimc" or spec.startswith("pimc:"):
-        from tarot_env.agents.pimc import parse_spec
+    from tarot_env.agents.pimc import is_search_spec, parse_spec
 
+    if is_search_spec(spec):
         return parse_spec(spec)
     raise ValueError(
-        f"--teacher {spec!r} refused: the teachers are pimc, pimc:samples=<int>,time=<seconds>[,chunk=<int>,search=all|play] and rules"
+        f"--teacher {spec!r} refused: the teachers are pimc, pimc:samples=<int>,time=<seconds>[,chunk=<int>,search=all|play], "
+        "search[:<parameters>] and rules"
     )
 
 
@@ -176,7 +177,9 @@ def check(config: DistillConfig) -> None:
         raise ValueError(f"--beta {config.beta!r} refused: a probability, from 0 to 1")
     if config.label not in LABELS:
         raise ValueError(f"--label {config.label!r} refused: {' or '.join(LABELS)}")
-    search = config.teacher == "pimc" or config.teacher.startswith("pimc:")
+    from tarot_env.agents.pimc import is_search_spec
+
+    search = is_search_spec(config.teacher)
     if config.label != "all" and not search:
         why = "it tells the card play apart through the search agent (pimc)"
         raise ValueError(f"--label {config.label} refused with --teacher {config.teacher!r}: {why}")
