@@ -107,6 +107,8 @@ CLASSES = {
 }
 #: agents that cannot play out a batch of worlds (they need the env, or fail on a batch)
 NOT_ROLLOUTS = ("pimc", "search", "rllib", "random")
+#: bases made again at every deal rather than once (a random stream restarts from the seed at each deal)
+UNCACHED = ("rules", "random")
 #: ``search``, the project's strongest player and its expert reference (docs/search.md): plain PIMC's bids,
 #: calls, discards and announcements, and its card play searched over the table's trained network at its
 #: own seat and the bot at the others. It beat plain PIMC in duplicate on seeds never used before
@@ -216,7 +218,7 @@ class PIMCAgent:
 
         n = facts(env_id).default_players if num_players is None else int(num_players)
         for spec in (self.rollout, self.others, self.base):
-            if spec != "rules" and not is_search_spec(spec) and (spec, env_id, n) not in self.policies:
+            if spec not in UNCACHED and not is_search_spec(spec) and (spec, env_id, n) not in self.policies:
                 self.policies[spec, env_id, n] = make_policy(spec, env_id, seed=0 if self.seed is None else self.seed, num_players=n)
         return self
 
@@ -252,7 +254,20 @@ class PIMCAgent:
             return self.bot
         if is_search_spec(spec):  # base=pimc only: plain PIMC takes the decisions not searched
             return _plain_pimc(spec, self.seed).bind(env)
+        if spec in UNCACHED:  # made again at every deal, its random stream from the seed (as before the cache)
+            from tarot_env.agents.policies import make_policy
+
+            return make_policy(spec, env.metadata["name"], seed=0 if self.seed is None else self.seed, num_players=env.num_players)
         return self.policies[spec, env.metadata["name"], env.num_players]  # made by prepare
+
+    def reseed(self, seed: Any) -> PIMCAgent:
+        """Draw the samples from ``seed`` (anything ``np.random.default_rng`` takes), and a plain PIMC base's
+        (``base=pimc``) from a stream of its own derived from it: a labelled deal depends on its seed only,
+        not on the deals searched before it. Returns the agent."""
+        self.rng = np.random.default_rng(seed)
+        if isinstance(self.base_agent, PIMCAgent) and self.base_agent is not self:
+            self.base_agent.rng = np.random.default_rng(self.rng.integers(2**63))
+        return self
 
     def searches(self, s: Any) -> bool:
         """Whether the decision waiting at row 0 of ``s`` is of a class the agent searches."""
@@ -486,7 +501,10 @@ def parse_spec(spec: str, seed: int = 0) -> PIMCAgent:
     kwargs = _parameters(SEARCH_SPEC.partition(":")[2], SEARCH_SPEC) if name == "search" else {}
     if colon:
         kwargs.update(_parameters(given, spec))
-    agent = PIMCAgent(seed=seed, **kwargs)
+    try:
+        agent = PIMCAgent(seed=seed, **kwargs)
+    except ValueError as err:  # "pimc: time must be ...": the name given, as the other refusals of a spec say it
+        raise ValueError(f"agent {spec!r}: {str(err).removeprefix('pimc: ')}") from None
     agent.name = name
     return agent
 

@@ -145,6 +145,13 @@ def main(argv: list[str] | None = None) -> dict:
                 p.error(f"--ratings: {err}")
     try:
         agents = {s: make_agent(s, args.env, args.seed + i, args.players) for i, s in enumerate(specs)}
+    except AgentCouldNotPlayError as err:  # a model of another table
+        p.exit(1, f"{p.prog}: error: {err}\n")
+    except ModuleNotFoundError as err:  # a search over the network made without the train extra
+        p.error(f'argument --agents: {err.name} is missing; the trained network needs the train extra: pip install "tarot_env[train]"')
+    except ValueError as err:  # a search over a model that is not there or not the table's
+        p.error(f"argument --agents: {err}")
+    try:
         res = run_arena(
             args.env, agents, args.deals, args.seed, args.players, args.time_limit, out=out, deals_dir=deals_dir,
             ratings=args.ratings, strict=True,

@@ -334,8 +334,8 @@ def label_deal(job: LabelJob) -> DealLabels:
     legal action is played at once and not labelled."""
     env, teacher = _table(job.env_id, job.options, job.teacher)
     policy = _student(job.model)
-    if hasattr(teacher, "rng"):  # the search's samples: drawn from the deal's own stream
-        teacher.rng = np.random.default_rng([job.seed, job.deal, 1])
+    if hasattr(teacher, "reseed"):  # the search's samples (and a plain PIMC base's): drawn from the deal's own stream
+        teacher.reseed([job.seed, job.deal, 1])
     rng = np.random.default_rng([job.seed, job.deal, 2])  # the student's draws and the beta mixing
     env.reset(seed=deal_seed(job.seed, job.deal))
     seats = {a: i for i, a in enumerate(env.possible_agents)}

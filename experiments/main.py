@@ -129,7 +129,11 @@ def verdict(margin: dict[str, Any], deals: int, leaderboard: Path = LEADERBOARD)
         rows = {r["entry"]: r for r in json.loads(leaderboard.read_text())["rows"]}
     except (OSError, KeyError, ValueError):
         return [*lines, f"(no leaderboard at {leaderboard}: the committed agents' margins are in a checkout's results/leaderboard)"]
-    for entry, who in (("trained", "the committed trained agent (results/models)"), ("pimc", "the search agent (PIMC, no training)")):
+    for entry, who in (
+        ("trained", "the committed trained agent (results/models)"),
+        ("pimc", "plain PIMC (no training)"),
+        ("search", "the search over the trained network (search)"),
+    ):
         if entry in rows:
             d = rows[entry]["difference"]
             lines.append(

@@ -289,20 +289,37 @@ def compute_baselines(
 def keep_baselines(data: dict[str, Any], old: dict[str, Any] | None) -> list[str]:
     """Into ``data``, a baselines computation of some agents, the other agents' settings, scores and seconds
     from ``old``, the table's file before it, where ``old`` is of the same deals (an agent's scores again, the
-    others' kept: the search agent's when it changes, the trained agent's when the model does). The names
-    kept, in :data:`AGENTS`' order; the old file's own command is kept beside the new one."""
-    if old is None or old.get("deals") != data["deals"] or old.get("num_players") != data["num_players"]:
+    others' kept: the search agent's when it changes, the trained agent's when the model does). An agent of
+    ``old`` is found by its spec, not its name: a file from before 2026-12-07 holds plain PIMC under
+    ``search``, which is ``pimc`` now. Each kept agent keeps its machine and the command that computed it
+    (``kept_from``) and its note (``<name>_note``). The names kept, in :data:`AGENTS`' order."""
+    if old is None or not same_deals(data, old):
         return []
-    kept = [name for name in AGENTS if name in old["scores"] and name not in data["scores"]]
-    for part in ("agents", "scores", "seconds"):
-        data[part] |= {name: old[part][name] for name in kept if name in old.get(part, {})}
-    for part in ("agents", "scores"):  # in AGENTS' order, as a whole computation writes them
-        data[part] = {name: data[part][name] for name in AGENTS if name in data[part]}
-    for key, value in old.items():  # notes on the kept agents (trained_note, ...)
-        data.setdefault(key, value)
-    if kept and "command" in old:
-        data["kept_from"] = {name: old["command"] for name in kept}
-    return kept
+    by_spec = {entry.get("spec"): name for name, entry in old.get("agents", {}).items()}
+    kept = {}
+    for name, (spec, _) in AGENTS.items():
+        source = by_spec.get(spec)
+        if name not in data["scores"] and source is not None and source in old.get("scores", {}):
+            kept[name] = source
+    for name, source in kept.items():
+        data["agents"][name] = {**old["agents"][source], "machine": old["agents"][source].get("machine", old.get("machine"))}
+        data["scores"][name] = old["scores"][source]
+        if source in old.get("seconds", {}):
+            data["seconds"][name] = old["seconds"][source]
+        if f"{source}_note" in old:
+            data[f"{name}_note"] = old[f"{source}_note"]
+    for part in ("agents", "scores", "seconds"):  # in AGENTS' order, as a whole computation writes them
+        data[part] = {name: data[part][name] for name in AGENTS if name in data[part]} | {
+            k: v for k, v in data[part].items() if k not in AGENTS
+        }
+    if kept:
+        data["kept_from"] = {name: old.get("kept_from", {}).get(source, old.get("command", "")) for name, source in kept.items()}
+    return list(kept)
+
+
+def same_deals(data: dict[str, Any], old: dict[str, Any]) -> bool:
+    """Whether two baselines files are of the same table, deal set and deals (their scores can stand side by side)."""
+    return all(old.get(key) == data.get(key) for key in ("table", "deal_set", "deals", "num_players"))
 
 
 def baselines_path(table: str, folder: str | Path | None = None) -> Path:

@@ -116,6 +116,18 @@ def test_a_model_of_another_game_is_refused_before_play(french_model, tmp_path, 
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("search", ["search:rollout=sb3:nowhere/missing.zip", "pimc:rollout=sb3:nowhere/missing.zip"])
+def test_a_search_over_a_missing_model_is_refused_in_one_line(search, french_model, tmp_path, capsys, monkeypatch):
+    """The search's network is loaded when the agent is made: a missing one is a one-line error, not a traceback."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["arena", "--env", "french_tarot_v0", "--players", "4", "--agents", f"rules,{search}", "--deals", "2", "--out", "out"]
+    code, err = _tarot(argv, capsys)
+    assert code != 0 and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 or "usage:" in err.splitlines()[0], err
+    assert "nowhere/missing.zip" in err.splitlines()[-1] and "no model file" in err.splitlines()[-1]
+    assert not (tmp_path / "out").exists()
+
+
 class Crashing:
     def act(self, obs, mask):
         raise RuntimeError("boom")

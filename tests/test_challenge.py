@@ -205,6 +205,49 @@ def test_held_out_rows_are_compared_with_their_own_agents_scores(tmp_path: Path)
     assert res["agents"]["trained"] == arena.cluster_mean_ci([[-20.0, 0.0], [20.0]])
 
 
+def test_keeping_baselines_finds_an_agent_by_its_spec_and_only_on_the_same_deals() -> None:
+    """A file from before 2026-12-07 holds plain PIMC under ``search``: it is kept as ``pimc``, with its machine,
+    note and command; scores of another deal set, table or deals are never kept."""
+    old = {
+        "table": FT4, "deal_set": "french_tarot_v0_4p_v1", "deals": [8, 9], "num_players": 4, "machine": "old box",
+        "agents": {"rules": {"spec": "rules"}, "search": {"spec": "pimc", "time": 0.25}},
+        "scores": {"rules": [[1, 2, 3, 4], [5, 6, 7, 8]], "search": [[9, 9, 9, 9], [8, 8, 8, 8]]},
+        "seconds": {"rules": 2.0, "search": 270.0, "total": 272.0}, "command": "the old command", "search_note": "a note",
+    }  # fmt: skip
+    new = {
+        "table": FT4, "deal_set": "french_tarot_v0_4p_v1", "deals": [8, 9], "num_players": 4, "machine": "new box",
+        "agents": {"search": {"spec": "search"}}, "scores": {"search": [[0, 0, 0, 0], [1, 1, 1, 1]]},
+        "seconds": {"search": 250.0, "total": 251.0}, "command": "the new command",
+    }  # fmt: skip
+    assert C.keep_baselines(new, old) == ["rules", "pimc"]
+    assert list(new["scores"]) == ["rules", "search", "pimc"] and new["scores"]["pimc"] == old["scores"]["search"]
+    assert new["scores"]["search"] == [[0, 0, 0, 0], [1, 1, 1, 1]]  # the new search, not the old file's plain PIMC
+    assert new["agents"]["pimc"] == {"spec": "pimc", "time": 0.25, "machine": "old box"} and new["pimc_note"] == "a note"
+    assert new["kept_from"] == {"rules": "the old command", "pimc": "the old command"} and new["seconds"]["pimc"] == 270.0
+    assert list(new["seconds"]) == ["rules", "search", "pimc", "total"] and "search_note" not in new
+    for key, other in (("deal_set", "french_tarot_v0_4p_v2"), ("deals", [8, 10]), ("table", "french_tarot_v0_5p")):
+        fresh = {**{k: v for k, v in new.items() if k != "kept_from"}, "agents": {"search": {}}, "scores": {"search": []}, key: other}
+        assert C.keep_baselines(fresh, old) == [] and list(fresh["scores"]) == ["search"] and "kept_from" not in fresh
+
+
+def test_the_baselines_command_refuses_to_drop_scores_or_to_read_a_broken_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tarot_env.command import main
+
+    path = C.baselines_path(FT4, tmp_path)
+    path.write_text("{not json")
+    assert main(["challenge", "baselines", "--table", FT4, "--deals", "1", "--agents", "rules", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot read {path}" in err and len(err.strip().splitlines()) == 1
+    committed = C.load_baselines(FT4)
+    assert committed is not None
+    path.write_text(json.dumps(committed))
+    assert main(["challenge", "baselines", "--table", FT4, "--deals", "2", "--agents", "rules", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "holds 24 deals of french_tarot_v0_4p_v1; --deals 2 would drop the scores of trained, search, pimc" in err
+    assert "give --deals 24 to keep them, or --agents rules,trained,search,pimc" in err
+    assert json.loads(path.read_text()) == committed  # nothing written
+
+
 def test_the_baselines_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tarot_env.command import main
 
@@ -224,9 +267,9 @@ def test_the_baselines_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert again is not None and list(again["scores"]) == ["rules", "search"] and again["scores"]["search"] == [[1, 2, 3, 4], [5, 6, 7, 8]]
     assert again["kept_from"] == {"search": "the search's command"} and again["seconds"]["search"] == 9.0
     assert again["scores"]["rules"] == b["scores"]["rules"] and again["command"].endswith("--agents rules")
-    # other deals: nothing is kept (the scores would not be of the same deals)
-    assert main(["challenge", "baselines", "--table", FT4, "--deals", "1", "--agents", "rules", "--out", str(tmp_path)]) == 0
-    assert list(json.loads(C.baselines_path(FT4, tmp_path).read_text())["scores"]) == ["rules"]
+    # other deals: refused before anything is played (the search's scores would be dropped)
+    assert main(["challenge", "baselines", "--table", FT4, "--deals", "1", "--agents", "rules", "--out", str(tmp_path)]) == 1
+    assert "--deals 1 would drop the scores of search" in capsys.readouterr().err
     assert main(["challenge", "baselines", "--table", FT4, "--agents", "rules,oracle", "--out", str(tmp_path)]) == 1
     assert "give some of rules, trained, search, pimc" in capsys.readouterr().err
     assert main(["challenge", "baselines", "--table", "bridge", "--out", str(tmp_path)]) == 1

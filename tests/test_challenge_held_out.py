@@ -71,10 +71,15 @@ def test_a_database_from_before_search_was_the_reference_calls_its_search_scores
     with old.engine.begin() as c:  # as the database was: no names row, a search score stored
         c.execute(delete(secret_table).where(secret_table.c.name == "agents"))
     old.save_baselines("held-out-x", FT4, 0, 1, {"rules": 5.0, "search": 40.0}, "a machine")
-    assert ChallengeStore(path).baselines("held-out-x", FT4, 0, 1) == {"rules": 5.0, "pimc": 40.0}
+    # the export reads it without changing it, under the names of now
+    assert ChallengeStore(path, create=False).baselines("held-out-x", FT4, 0, 1) == {"rules": 5.0, "pimc": 40.0}
+    with old.engine.connect() as c:
+        assert c.execute(select(baselines.c.agent).where(baselines.c.seat == 1)).scalars().all().count("search") == 1
+    assert ChallengeStore(path).baselines("held-out-x", FT4, 0, 1) == {"rules": 5.0, "pimc": 40.0}  # the room's start renames
     again = ChallengeStore(path)
     again.save_baselines("held-out-x", FT4, 0, 2, {"search": 12.0}, "a machine")
     assert ChallengeStore(path).baselines("held-out-x", FT4, 0, 2) == {"search": 12.0}  # renamed once, not at every start
+    assert ChallengeStore(path, create=False).baselines("held-out-x", FT4, 0, 2) == {"search": 12.0}
     with again.engine.connect() as c:
         assert c.execute(select(secret_table.c.value).where(secret_table.c.name == "agents")).scalar_one() == ",".join(C.AGENTS)
         assert c.execute(select(baselines.c.agent).where(baselines.c.seat == 1)).scalars().all().count("search") == 0

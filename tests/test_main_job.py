@@ -35,10 +35,11 @@ def test_the_verdict_says_whether_the_bot_is_beaten_and_where_the_scale_goes(tmp
     rows = {r["entry"]: r for r in board["rows"]}
     lines = verdict({"mean": 12.0, "lo": 4.0, "hi": 20.0}, 200)
     assert lines[0].startswith("this run's agent beats the rule-based bot (the interval is above zero): +12.0 [+4.0, +20.0]")
-    assert len(lines) == 3  # one line each: the committed trained agent, the search agent
-    trained, search = rows["trained"]["difference"]["mean"], rows["pimc"]["difference"]["mean"]
+    assert len(lines) == 4  # one line each: the committed trained agent, plain PIMC, the search over the network
+    trained, pimc, search = (rows[e]["difference"]["mean"] for e in ("trained", "pimc", "search"))
     assert "committed trained agent" in lines[1] and f"{trained - 12.0:+.1f} a deal from this run's agent" in lines[1]
-    assert "search agent" in lines[2] and f"{search - 12.0:+.1f} a deal from this run's agent" in lines[2]
+    assert "plain PIMC" in lines[2] and f"{pimc - 12.0:+.1f} a deal from this run's agent" in lines[2]
+    assert "(search)" in lines[3] and f"{search - 12.0:+.1f} a deal from this run's agent" in lines[3]
     assert "is level with" in verdict({"mean": 1.0, "lo": -3.0, "hi": 5.0}, 200)[0]
     assert "loses to" in verdict({"mean": -6.0, "lo": -9.0, "hi": -3.0}, 200)[0]
     missing = verdict({"mean": 1.0, "lo": -3.0, "hi": 5.0}, 200, leaderboard=tmp_path / "none.json")

@@ -272,8 +272,7 @@ def test_the_search_over_the_network_reads_no_hidden_card(spec):
         outcomes = []
         for state in (real, swapped):
             raw.game_state = state
-            for searcher in searchers:
-                searcher.rng = np.random.default_rng(n)
+            agent.reseed(n)
             a, values = agent.decide(obs["observation"], obs["action_mask"])
             outcomes.append((a, None if values is None else values.tolist(), agent.last))
         raw.game_state = real
@@ -329,6 +328,28 @@ def test_the_network_is_loaded_when_the_agent_is_made_and_reused_at_every_deal()
     assert agent.rollout_agent is not network and len(agent.policies) == 2
     with pytest.raises(ValueError, match="there is no model file"):
         make_agent("pimc:rollout=sb3:runs/no/such/model.zip", "french_tarot_v0", num_players=4)
+
+
+def test_reseed_makes_a_decision_depend_on_its_seed_only_the_plain_pimc_base_included():
+    """A labelled deal is reseeded (``reseed``, distill.py's ``label_deal``): the same seed gives the same bids
+    (plain PIMC's, the base) and cards (the search over the network), whatever was searched before."""
+    env = tarot_env.make("french_tarot_v0", num_players=4)
+    agent = parse_spec("search:samples=4,time=60,base=pimc:samples=4").bind(env)
+    agent.base_agent.time = 60.0  # samples counted, not timed
+    first: dict[int, list[int]] = {}
+    for n, (_, phase, obs) in enumerate(positions(env, range(7, 10))):  # seeds 0-6: everybody passes
+        if n % 6:
+            continue
+        agent.reseed([7, n])
+        first.setdefault(phase, []).append(agent.act(obs["observation"], obs["action_mask"]))
+        agent.act(obs["observation"], obs["action_mask"])  # more draws from both streams before the next position
+    again: dict[int, list[int]] = {}
+    for n, (_, phase, obs) in enumerate(positions(env, range(7, 10))):  # seeds 0-6: everybody passes
+        if n % 6:
+            continue
+        agent.reseed([7, n])
+        again.setdefault(phase, []).append(agent.act(obs["observation"], obs["action_mask"]))
+    assert first == again and Phase.BID in first and Phase.PLAY in first
 
 
 def test_every_class_is_named_by_a_family_phase():

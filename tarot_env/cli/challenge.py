@@ -20,7 +20,7 @@ from tarot_env import arguments
 
 EXAMPLES = """examples:
   tarot challenge export --db runs/tarot_web.sqlite --out humans.jsonl
-  tarot challenge baselines --table french_tarot_v0_4p --deals 24 --agents rules,trained,search
+  tarot challenge baselines --table french_tarot_v0_4p --deals 24 --agents rules,trained,search,pimc
   tarot challenge baselines --table ottocento_v0 --deals 8 --agents search      the search's scores again, the others' kept
   python -m tarot_env.experiments.arena --env french_tarot_v0 --players 4 --humans humans.jsonl
 
@@ -46,8 +46,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--deals", type=arguments.deals, default=24, help="how many deals (the first the bots play; default 24)")
     b.add_argument(
         "--agents",
-        default="rules,trained,search",
-        help="comma-separated: rules, trained, search (default all three; the others' scores in the file, on the same deals, are kept)",
+        default="rules,trained,search,pimc",
+        help="comma-separated: rules, trained, search, pimc (default all four; the others' scores in the file, same deals, are kept)",
     )
     b.add_argument("--out", default=None, help="folder of the baselines files (default results/challenge)")
 
@@ -65,13 +65,25 @@ def baselines(args: argparse.Namespace) -> int:
     if not agents or unknown:
         raise SystemExit(f"tarot challenge baselines: error: agents {args.agents!r}: give some of {', '.join(C.AGENTS)}, comma-separated")
     C.table_env(args.table)
+    path = C.baselines_path(args.table, args.out)
+    try:  # read first: a file that cannot be read is said now, not after minutes of play
+        old = C.load_baselines(args.table, args.out)
+    except (OSError, ValueError) as err:
+        raise SystemExit(f"tarot challenge baselines: error: cannot read {path}: {err}") from None
     start = time.perf_counter()
     deals = C.played_deals(args.table, args.deals)
+    others = [a for a in (old or {}).get("scores", {}) if a not in agents]
+    probe = {"table": args.table, "deal_set": f"{args.table}_v{C.DEAL_SET_VERSION}", "deals": deals, "num_players": C.num_seats(args.table)}
+    if old is not None and set(agents) != set(C.AGENTS) and others and not C.same_deals(probe, old):
+        raise SystemExit(
+            f"tarot challenge baselines: error: {path} holds {len(old.get('deals', []))} deals of {old.get('deal_set')}; "
+            f"--deals {args.deals} would drop the scores of {', '.join(others)}: give --deals {len(old.get('deals', []))} "
+            f"to keep them, or --agents {','.join(C.AGENTS)} to make the file again"
+        )
     data = C.compute_baselines(args.table, deals, agents, progress=lambda line: print(line, file=sys.stderr, flush=True))
     data["command"] = f"tarot challenge baselines --table {args.table} --deals {args.deals} --agents {','.join(agents)}"
     data["seconds"]["total"] = round(time.perf_counter() - start, 1)
-    path = C.baselines_path(args.table, args.out)
-    kept = C.keep_baselines(data, C.load_baselines(args.table, args.out))
+    kept = C.keep_baselines(data, old)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1) + "\n")
     print(

@@ -441,7 +441,7 @@ def create_app(
     bounds (:class:`Limits`); ``allowed_origins``: web origins besides the room's own host whose pages may
     open ``/ws`` (``https://tarot.example``). ``warm``: load every game's kernels and the trained robot's
     modules in a thread at start-up (:func:`warm_all`; ``tarot serve`` does). ``challenge_agents``: the agents
-    whose scores on the challenge's deals are computed (default all three:
+    whose scores on the challenge's deals are computed (default all four:
     :data:`~tarot_env.web.challenge_web.BASELINE_AGENTS`; the tests' rooms ask for the rule-based bot's only)."""
     server = Server(Store(db), room, records_dir, tick, heartbeat, silence, limits, allowed_origins)
 

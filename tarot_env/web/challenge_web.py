@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, create_engine, insert, inspect, select, text, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -160,10 +161,16 @@ class ChallengeStore:
 
     def __init__(self, db: str | Engine, create: bool = True) -> None:
         self.engine = db if isinstance(db, Engine) else create_engine(f"sqlite:///{Path(db).expanduser()}")
+        # a database from before ``search`` was the search over the network, read without being changed (the
+        # export): its ``search`` scores are read as ``pimc``'s (:meth:`_rename_plain_pimc` renames them at a start)
+        self.old_names = False
         if create:
             metadata.create_all(self.engine)
             self._add_deal_set()
             self._rename_plain_pimc()
+        elif inspect(self.engine).has_table(secret_table.name):
+            with self.engine.connect() as c:
+                self.old_names = c.execute(select(secret_table.c.name).where(secret_table.c.name == "agents")).first() is None
 
     def _add_deal_set(self) -> None:
         """A room's database from before the held-out deals: its results get their ``deal_set`` column (NULL:
@@ -177,10 +184,13 @@ class ChallengeStore:
         """A room's database from before ``search`` was the search over the trained network (2026-12-07): its
         stored ``search`` scores are plain PIMC's, which the challenge now calls ``pimc``. Renamed once; the row
         ``agents`` of ``challenge_secret`` says that the database's names are the new ones (a new one's too)."""
-        with self.engine.begin() as c:
-            if c.execute(select(secret_table.c.value).where(secret_table.c.name == "agents")).first() is None:
-                c.execute(update(baselines).where(baselines.c.agent == "search").values(agent="pimc"))
-                c.execute(insert(secret_table).values(name="agents", value=",".join(C.AGENTS), created=_now()))
+        try:
+            with self.engine.begin() as c:
+                if c.execute(select(secret_table.c.value).where(secret_table.c.name == "agents")).first() is None:
+                    c.execute(update(baselines).where(baselines.c.agent == "search").values(agent="pimc"))
+                    c.execute(insert(secret_table).values(name="agents", value=",".join(C.AGENTS), created=_now()))
+        except IntegrityError:  # another process renamed them first (its row is there): nothing left to do
+            pass
 
     def secret(self) -> str:
         """The operator's secret the held-out deals are drawn from: made (random, 128 bits) at the first call and
@@ -243,7 +253,8 @@ class ChallengeStore:
             baselines.c.deal_set == deal_set, baselines.c.table_name == table, baselines.c.deal == deal, baselines.c.seat == seat
         )
         with self.engine.connect() as c:
-            return {str(r[0]): float(r[1]) for r in c.execute(query).all()}
+            rows = c.execute(query).all()
+        return {("pimc" if self.old_names and r[0] == "search" else str(r[0])): float(r[1]) for r in rows}
 
     def save_baselines(self, deal_set: str, table: str, deal: int, seat: int, scores: dict[str, float], machine: str) -> None:
         keep = dict(deal_set=deal_set, table_name=table, deal=deal, seat=seat, machine=machine[:120], computed=_now())
