@@ -212,15 +212,19 @@ class PIMCAgent:
         now: a model is loaded (or a missing one refused) when the agent is made, not at the first deal, and
         :meth:`bind` reuses it for every deal of that table. The room makes its robots in a worker thread
         and binds them at every deal, on its event loop. Returns the agent."""
-        from tarot_env.agents.policies import make_policy
-
         from tarot_env.env_facts import facts
 
         n = facts(env_id).default_players if num_players is None else int(num_players)
         for spec in (self.rollout, self.others, self.base):
             if spec not in UNCACHED and not is_search_spec(spec) and (spec, env_id, n) not in self.policies:
-                self.policies[spec, env_id, n] = make_policy(spec, env_id, seed=0 if self.seed is None else self.seed, num_players=n)
+                self.policies[spec, env_id, n] = self._policy(spec, env_id, n)
         return self
+
+    def _policy(self, spec: str, env_id: str, num_players: int) -> Any:
+        """A learned (or random) policy the play-outs or the base use, seeded by the agent's seed."""
+        from tarot_env.agents.policies import make_policy
+
+        return make_policy(spec, env_id, seed=0 if self.seed is None else self.seed, num_players=num_players)
 
     def bind(self, env: Any) -> PIMCAgent:
         """Play in ``env`` (a tarot_env AEC env): the agent samples from its state through the belief
@@ -255,9 +259,7 @@ class PIMCAgent:
         if is_search_spec(spec):  # base=pimc only: plain PIMC takes the decisions not searched
             return _plain_pimc(spec, self.seed).bind(env)
         if spec in UNCACHED:  # made again at every deal, its random stream from the seed (as before the cache)
-            from tarot_env.agents.policies import make_policy
-
-            return make_policy(spec, env.metadata["name"], seed=0 if self.seed is None else self.seed, num_players=env.num_players)
+            return self._policy(spec, env.metadata["name"], env.num_players)
         return self.policies[spec, env.metadata["name"], env.num_players]  # made by prepare
 
     def reseed(self, seed: Any) -> PIMCAgent:

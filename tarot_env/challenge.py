@@ -236,11 +236,7 @@ def compute_baselines(
     deals = [int(d) for d in deals]
     seats = num_seats(table)
     out: dict[str, Any] = {
-        "table": table,
-        "env": table_env(table)[0],
-        "num_players": seats,
-        "deal_set": f"{table}_v{DEAL_SET_VERSION}",
-        "deals": deals,
+        **baselines_identity(table, deals),
         "opponent": "rules (the rule-based bot at every other seat)",
         "score": "the seat's reward with reward='score'",
         "agents": {},
@@ -315,6 +311,17 @@ def keep_baselines(data: dict[str, Any], old: dict[str, Any] | None) -> list[str
     if kept:
         data["kept_from"] = {name: old.get("kept_from", {}).get(source, old.get("command", "")) for name, source in kept.items()}
     return list(kept)
+
+
+def baselines_identity(table: str, deals: list[int]) -> dict[str, Any]:
+    """What a baselines file's scores are of: the table, its env and player count, the deal set and the deals."""
+    return {
+        "table": table,
+        "env": table_env(table)[0],
+        "num_players": num_seats(table),
+        "deal_set": f"{table}_v{DEAL_SET_VERSION}",
+        "deals": deals,
+    }
 
 
 def same_deals(data: dict[str, Any], old: dict[str, Any]) -> bool:

@@ -336,20 +336,20 @@ def test_reseed_makes_a_decision_depend_on_its_seed_only_the_plain_pimc_base_inc
     env = tarot_env.make("french_tarot_v0", num_players=4)
     agent = parse_spec("search:samples=4,time=60,base=pimc:samples=4").bind(env)
     agent.base_agent.time = 60.0  # samples counted, not timed
-    first: dict[int, list[int]] = {}
-    for n, (_, phase, obs) in enumerate(positions(env, range(7, 10))):  # seeds 0-6: everybody passes
-        if n % 6:
-            continue
-        agent.reseed([7, n])
-        first.setdefault(phase, []).append(agent.act(obs["observation"], obs["action_mask"]))
-        agent.act(obs["observation"], obs["action_mask"])  # more draws from both streams before the next position
-    again: dict[int, list[int]] = {}
-    for n, (_, phase, obs) in enumerate(positions(env, range(7, 10))):  # seeds 0-6: everybody passes
-        if n % 6:
-            continue
-        agent.reseed([7, n])
-        again.setdefault(phase, []).append(agent.act(obs["observation"], obs["action_mask"]))
-    assert first == again and Phase.BID in first and Phase.PLAY in first
+
+    def decisions(draw_more: bool) -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        for n, (_, phase, obs) in enumerate(positions(env, range(7, 10))):  # seeds 0-6: everybody passes
+            if n % 6:
+                continue
+            agent.reseed([7, n])
+            out.setdefault(phase, []).append(agent.act(obs["observation"], obs["action_mask"]))
+            if draw_more:  # more draws from both streams before the next position
+                agent.act(obs["observation"], obs["action_mask"])
+        return out
+
+    first = decisions(draw_more=True)
+    assert first == decisions(draw_more=False) and Phase.BID in first and Phase.PLAY in first
 
 
 def test_every_class_is_named_by_a_family_phase():

@@ -73,8 +73,7 @@ def baselines(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     deals = C.played_deals(args.table, args.deals)
     others = [a for a in (old or {}).get("scores", {}) if a not in agents]
-    probe = {"table": args.table, "deal_set": f"{args.table}_v{C.DEAL_SET_VERSION}", "deals": deals, "num_players": C.num_seats(args.table)}
-    if old is not None and set(agents) != set(C.AGENTS) and others and not C.same_deals(probe, old):
+    if old is not None and set(agents) != set(C.AGENTS) and others and not C.same_deals(C.baselines_identity(args.table, deals), old):
         raise SystemExit(
             f"tarot challenge baselines: error: {path} holds {len(old.get('deals', []))} deals of {old.get('deal_set')}; "
             f"--deals {args.deals} would drop the scores of {', '.join(others)}: give --deals {len(old.get('deals', []))} "
