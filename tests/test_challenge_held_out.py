@@ -8,6 +8,7 @@ counted as people in the comparison and the export."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -91,15 +92,16 @@ def test_the_agents_scores_are_computed_on_first_use_and_stored(tmp_path: Path, 
     person plays, stored with the machine, compared at the end, and not computed again for the next person."""
     played: list[str] = []
     real = C.play_deal
+    store = Store(str(tmp_path / "room.sqlite"))
+    service = ChallengeService(store, deals=1)
 
     def counted(table: str, index: int, seat: int, agent: Any, deal: Any = None) -> Any:
-        played.append(f"seat {seat} {type(agent).__name__}")
+        if threading.current_thread() is service.computer.thread:  # this room's (an earlier test's room may still compute)
+            played.append(f"seat {seat} {type(agent).__name__}")
         return real(table, index, seat, agent, deal)
 
     monkeypatch.setattr(C, "play_deal", counted)
     monkeypatch.setattr(challenge_web, "BASELINE_WAIT", 120.0)  # a busy machine: the state waits for them
-    store = Store(str(tmp_path / "room.sqlite"))
-    service = ChallengeService(store, deals=1)
     view = service.start({"name": "Ann"})
     end = play_out(service, view["token"], view)
     rows = list(store.engine.connect().exec_driver_sql("select deal_set, deal, seat, agent, score, machine from challenge_baselines"))
@@ -168,8 +170,6 @@ def test_held_out_deals_are_drawn_from_the_secret_alone() -> None:
 
 
 def test_a_deal_that_ends_before_its_baselines_says_so_and_the_next_state_has_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
-
     release = threading.Event()
     real = C.play_deal
 
@@ -215,3 +215,37 @@ def test_a_rooms_database_from_before_keeps_its_results_apart(tmp_path: Path) ->
     assert row["score"] == 12.0 and "deal_set" not in row
     view = service.start({"name": "Ann"})
     assert (view["deal_index"], view["seat"]) == (0, 0)  # the old row neither took the seat nor the deal
+
+
+def test_a_stopped_room_computes_no_more_baselines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The room's shutdown (``create_app``'s lifespan) closes the challenge: the baselines being computed are given
+    up before their next agent (a search agent's deal takes seconds), queued ones are cancelled, nothing partial is
+    stored, and the baselines' thread ends. Before, a stopped room's thread played on, a test's room into the next."""
+    service = ChallengeService(Store(str(tmp_path / "room.sqlite")), agents=("rules", "trained"))
+    played: list[str] = []
+    real = C.play_deal
+
+    def stopping(table: str, index: int, seat: int, agent: Any, deal: Any = None) -> Any:
+        if threading.current_thread() is service.computer.thread:
+            played.append(type(agent).__name__)
+            service.close()  # the room stops while the first agent plays
+        return real(table, index, seat, agent, deal)
+
+    monkeypatch.setattr(C, "play_deal", stopping)
+    assert service.baselines_of(FT4, 0, 0, wait=60.0) is None  # given up: said as "not known"
+    assert played == ["FrenchRuleAgent"]  # the trained agent never played
+    assert service.results.baselines(service.deal_set().id, FT4, 0, 0) == {}  # nothing partial stored
+    assert service.baselines_of(FT4, 1, 0, wait=5.0) is None and played == ["FrenchRuleAgent"]  # nothing new computed
+    assert service.computer.thread is not None
+    service.computer.thread.join(5.0)
+    assert not service.computer.thread.is_alive()
+
+
+def test_the_rooms_shutdown_closes_its_challenge(tmp_path: Path) -> None:
+    from tarot_env.web.app import create_app
+
+    app = create_app(str(tmp_path / "room.sqlite"), records_dir=tmp_path / "records", challenge_agents=())
+    with TestClient(app) as client:
+        assert client.post("/api/challenge/start", json={"name": "Ann"}).status_code == 200
+        assert not app.state.challenge.computer.closed
+    assert app.state.challenge.computer.closed

@@ -43,7 +43,7 @@ from starlette.websockets import WebSocket
 
 import tarot_env
 from tarot_env.env_facts import facts
-from tarot_env.web.challenge_web import challenge_routes
+from tarot_env.web.challenge_web import ChallengeService, service_routes
 from tarot_env.web.connections import Bucket, Client, Connections, Limits
 from tarot_env.web.db import Store
 from tarot_env.web.dealing import DealJob
@@ -444,6 +444,7 @@ def create_app(
     whose scores on the challenge's deals are computed (default all four:
     :data:`~tarot_env.web.challenge_web.BASELINE_AGENTS`; the tests' rooms ask for the rule-based bot's only)."""
     server = Server(Store(db), room, records_dir, tick, heartbeat, silence, limits, allowed_origins)
+    challenge = ChallengeService(server.store, db=server.db_wait, agents=challenge_agents)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -453,6 +454,7 @@ def create_app(
         try:
             yield
         finally:
+            challenge.close()  # the baselines being computed are given up: a stopped room plays no deal
             await server.stop(tasks)
 
     async def index(request: Request) -> Response:
@@ -481,10 +483,11 @@ def create_app(
             Route("/api/records/{rid}", record),
             WebSocketRoute("/ws", server.connection),
             # the duplicate challenge: /challenge, /api/challenge/...
-            *challenge_routes(server.store, db=server.db_wait, agents=challenge_agents),
+            *service_routes(challenge),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
     )
     app.state.server = server
+    app.state.challenge = challenge
     return app

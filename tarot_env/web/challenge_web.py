@@ -48,7 +48,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -429,28 +429,52 @@ def check_request(kind: str, body: bytes) -> dict[str, Any]:
     return data
 
 
+def _nothing() -> None:
+    """The job that wakes a closed :class:`Worker` (cancelled: never run)."""
+
+
 class Worker:
     """One daemon thread that runs the jobs given to it in order (the baselines' computations: the search agent
     uses a core). Not a ThreadPoolExecutor, whose threads the interpreter joins at exit: ``tarot serve`` stopped
-    would wait for every computation queued, a minute or more."""
+    would wait for every computation queued, a minute or more. :meth:`close` (the room's shutdown) cancels the
+    queued jobs; a running one reads :attr:`closed` between its steps (:meth:`ChallengeService._compute`)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.jobs: queue.SimpleQueue[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
         self.lock = threading.Lock()
+        self.closed = False
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         job: Future[Any] = Future()
-        self.jobs.put((job, fn, args))
         with self.lock:
+            if self.closed:
+                job.cancel()  # a request answered while the room stops: nothing computed (its caller reads None)
+                return job
+            self.jobs.put((job, fn, args))
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self.thread.start()
         return job
 
+    def close(self) -> None:
+        """No job after this: the queued ones cancelled, the thread ends after the running one."""
+        with self.lock:
+            self.closed = True
+            while True:
+                try:
+                    job, _, _ = self.jobs.get_nowait()
+                except queue.Empty:
+                    break
+                job.cancel()
+            if self.thread is not None:  # wakes the thread if it waits for a job: it reads ``closed`` and ends
+                stop: Future[Any] = Future()
+                stop.cancel()
+                self.jobs.put((stop, _nothing, ()))
+
     def _run(self) -> None:
-        while True:
+        while not self.closed:
             job, fn, args = self.jobs.get()
             if not job.set_running_or_notify_cancel():
                 continue
@@ -505,6 +529,11 @@ class ChallengeService:
         # thinks 0.25 s a move): (table, deal, seat) -> its computation, while it runs
         self.computer = Worker("tarot-baselines")
         self.computing: dict[tuple[str, int, int], Future[dict[str, float]]] = {}
+
+    def close(self) -> None:
+        """The room stops: no baselines computed after this (the queued ones cancelled, the running one given up
+        before its next agent); what was stored stays, and is computed again by the next start where missing."""
+        self.computer.close()
 
     # ----------------------------------------------------------------------------- deals and their set
     def deal_set(self) -> HeldOutDeals:
@@ -683,7 +712,7 @@ class ChallengeService:
             return None
         try:
             return job.result(timeout=wait)
-        except TimeoutError:
+        except (TimeoutError, CancelledError):  # not known yet, or the room is stopping
             return None
         except Exception:
             log.exception("tarot serve: the baselines of %s deal %s seat %s failed", table, index, seat)
@@ -705,7 +734,11 @@ class ChallengeService:
         """The missing agents' scores, each played on the deal from the seat as :func:`tarot_env.challenge.compute_baselines`
         plays them on the committed deals, then stored: the agents' scores in that (deal, seat)."""
         deal = self.deal_of(table, index)
-        scores = {a: C.play_deal(table, index, seat, C.baseline_agent(a, table, index, seat), deal)[0] for a in missing}
+        scores: dict[str, float] = {}
+        for a in missing:
+            if self.computer.closed:  # the room stops: the rest is not played (a search agent's deal takes seconds)
+                raise CancelledError(f"the room stopped while the baselines of {table} deal {index} seat {seat} were computed")
+            scores[a] = C.play_deal(table, index, seat, C.baseline_agent(a, table, index, seat), deal)[0]
         self.db(self.results.save_baselines, deal_set, table, index, seat, scores, C.machine())
         return {a: {**stored, **scores}[a] for a in self.agents}
 
@@ -746,10 +779,14 @@ def challenge_routes(
     deals: int | None = None,
     agents: Sequence[str] | None = None,
 ) -> list[Route]:
-    """The challenge's routes over the room's :class:`~tarot_env.web.db.Store` (``create_app`` mounts them,
-    with ``db`` its server's database thread: :class:`ChallengeService`). Each request is answered from a
-    worker thread: neither its database calls nor its robots' moves run on the event loop."""
-    service = ChallengeService(store, baselines, deal_source, db, deals=deals, agents=agents)
+    """The challenge's routes over the room's :class:`~tarot_env.web.db.Store`, with ``db`` the room's database
+    thread (:class:`ChallengeService`; ``create_app`` makes its service and mounts :func:`service_routes`)."""
+    return service_routes(ChallengeService(store, baselines, deal_source, db, deals=deals, agents=agents))
+
+
+def service_routes(service: ChallengeService) -> list[Route]:
+    """The challenge's page and its requests, answered by ``service``. Each request is answered from a worker
+    thread: neither its database calls nor its robots' moves run on the event loop."""
 
     def endpoint(kind: str) -> Callable[[Request], Any]:
         method = getattr(service, kind)
