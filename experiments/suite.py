@@ -139,10 +139,34 @@ def training_budget(table: str, folder: str | Path = "results/training") -> str 
         last = list(csv.DictReader(f))[-1]
     options = ", ".join(f"{k}={v}" for k, v in config.get("options", {}).items()) or "default options"
     pace = f", {float(last['steps_per_second']):,.0f} learner steps/s" if last.get("steps_per_second") else ""
-    return (
+    line = (
         f"trained: {config['bc_deals']:,} cloned deals, then {int(last['steps']):,} PPO steps ({options}, learning rate "
         f"{config['learning_rate']:g}, {'bfloat16 first layer' if config.get('bf16_first_layer') else 'float32'}), "
-        f"{float(last['seconds']) / 60:.0f} min of PPO on one core{pace}; `results/training/{table}/`"
+        f"{float(last['seconds']) / 60:.0f} min of PPO on one core{pace}"
+    )
+    return line + (expert_budget(run) or "") + f"; `results/training/{table}/`"
+
+
+def expert_budget(run: Path) -> str | None:
+    """The model's expert iteration after its PPO run (experiments/expert.py; its ``expert_log.csv`` and
+    ``expert_config.json`` kept beside the run's), in words; None where it had none."""
+    if not (run / "expert_log.csv").exists() or not (run / "expert_config.json").exists():
+        return None
+    config = json.loads((run / "expert_config.json").read_text())
+    with open(run / "expert_log.csv", newline="") as f:
+        log = list(csv.DictReader(f))
+    rows = [r for r in log if int(r["iteration"]) >= 0]
+    if not rows or int(log[0]["iteration"]) != -1:  # its first row is the starting student's
+        return None
+    steps = int(rows[-1]["ppo_steps_total"]) - int(log[0]["ppo_steps_total"])
+    minutes = sum(float(r["wall_seconds"]) for r in rows) / 60
+    labels = int(rows[-1]["labels_total"])
+    if labels == 0:  # its control mode (``--deals-per-round 0``): PPO alone, in rounds
+        rounds = f"{len(rows)} round{'s' if len(rows) > 1 else ''}"
+        return f", then {steps:,} more PPO steps in {rounds} of expert.py's control (no labels), {minutes:.0f} min on one core"
+    return (
+        f", then expert iteration: {len(rows)} rounds of the search's labels ({labels:,} labels, "
+        f"search={config['search']}, others={config['others']}) and {steps:,} more PPO steps, {minutes:.0f} min on one core"
     )
 
 

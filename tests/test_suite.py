@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -141,3 +142,27 @@ def test_every_committed_model_has_its_config_log_and_learning_curve(table):
     for name in ("config.json", "log.csv", "learning_curve.png", "summary.txt"):
         assert (run / name).stat().st_size > 0, run / name
     assert suite.training_budget(own, run.parent).startswith("trained: ")
+
+
+def test_the_training_line_names_an_expert_iteration_after_the_ppo_run(tmp_path: Path) -> None:
+    """A model trained on by expert iteration (experiments/expert.py) says so on its leaderboard line: its rounds,
+    labels and PPO steps after the PPO run's, read from the ``expert_*`` files kept beside the run's."""
+    run = tmp_path / "ottocento_v0"
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({"bc_deals": 5000, "learning_rate": 3e-4, "options": {"shaping": True}}))
+    (run / "log.csv").write_text("steps,seconds,steps_per_second\n1000,60.0,16.7\n")
+    plain = suite.training_budget("ottocento_v0", tmp_path)
+    assert plain is not None and "expert" not in plain
+    (run / "expert_config.json").write_text(json.dumps({"search": "play", "others": "rules", "ppo_steps": 500}))
+    (run / "expert_log.csv").write_text(
+        "iteration,labels_total,wall_seconds,ppo_steps_total\n-1,0,0.0,1000\n0,80,60.0,1512\n1,170,120.0,2024\n"
+    )
+    line = suite.training_budget("ottocento_v0", tmp_path)
+    assert line == plain.replace(
+        "; `results", ", then expert iteration: 2 rounds of the search's labels (170 labels, search=play, others=rules) "
+        "and 1,024 more PPO steps, 3 min on one core; `results"
+    )
+    (run / "expert_log.csv").write_text("iteration,labels_total,wall_seconds,ppo_steps_total\n-1,0,0.0,1000\n0,0,60.0,1512\n")
+    assert suite.training_budget("ottocento_v0", tmp_path) == plain.replace(
+        "; `results", ", then 512 more PPO steps in 1 round of expert.py's control (no labels), 1 min on one core; `results"
+    )
