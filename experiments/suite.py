@@ -161,11 +161,11 @@ def expert_budget(run: Path) -> str | None:
     steps = int(rows[-1]["ppo_steps_total"]) - int(log[0]["ppo_steps_total"])
     minutes = sum(float(r["wall_seconds"]) for r in rows) / 60
     labels = int(rows[-1]["labels_total"])
+    rounds = f"{len(rows)} round{'s' if len(rows) > 1 else ''}"
     if labels == 0:  # its control mode (``--deals-per-round 0``): PPO alone, in rounds
-        rounds = f"{len(rows)} round{'s' if len(rows) > 1 else ''}"
         return f", then {steps:,} more PPO steps in {rounds} of expert.py's control (no labels), {minutes:.0f} min on one core"
     return (
-        f", then expert iteration: {len(rows)} rounds of the search's labels ({labels:,} labels, "
+        f", then expert iteration: {rounds} of the search's labels ({labels:,} labels, "
         f"search={config['search']}, others={config['others']}) and {steps:,} more PPO steps, {minutes:.0f} min on one core"
     )
 
